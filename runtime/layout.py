@@ -8,7 +8,8 @@ offset the compiler fixed for the scenario:
 - a global field is one slot; a player field is one slot per seat; an entity field is one
   slot per record (``offset + index``);
 - numbers and flags are ints and bools, texts are strs; a reference to a player, a card
-  or a record is its index, ``None`` for none;
+  or a record is its index, :data:`NO_REF` (-1) for none, so that the slot always holds
+  an int (the native build reads it unboxed); :func:`ref` and :func:`unref` convert;
 - a set of cards, players or records is a bitmask int (bit ``i`` is element ``i``); an
   ordered list (a deck, a list of numbers) is a tuple.
 
@@ -46,11 +47,14 @@ __all__ = [
     "Layout",
     "bits",
     "mask_of",
+    "NO_REF",
+    "ref",
+    "unref",
 ]
 
 #: the interface between generated engines and this runtime; an engine generated for
 #: another ABI is refused with "recompile"
-ABI: Final = 2
+ABI: Final = 3
 
 # The header: slots every state has, whatever the game.
 RNG: Final = 0  #: splitmix64 state of the game's generator (int)
@@ -67,6 +71,20 @@ ANSWERS: Final = 10  #: answers given so far to a simultaneous decision: ((playe
 LOG: Final = 11  #: None or (template, args, audience, previous event)
 UNWIND: Final = 12  #: frames collected while suspending (a list, only while the machine runs)
 HEADER: Final = 13
+
+#: what a reference slot holds for none
+NO_REF: Final = -1
+
+
+def ref(v: int) -> Any:
+    """The value of a reference slot: its index, or None for none (:data:`NO_REF`)."""
+    return None if v < 0 else v
+
+
+def unref(v: Any) -> int:
+    """What a reference slot holds for ``v`` (an index, or None for none)."""
+    return NO_REF if v is None else v
+
 
 HEADER_NAMES = (
     "rng",

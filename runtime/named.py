@@ -25,6 +25,7 @@ from .layout import (
     DRAWS,
     LIMIT,
     LOG,
+    NO_REF,
     PENDING,
     RESULT,
     REVEALS,
@@ -36,6 +37,8 @@ from .layout import (
     Slot,
     bits,
     mask_of,
+    ref,
+    unref,
 )
 from .machine import GameError
 
@@ -142,6 +145,8 @@ def _named_value(slot: Slot, v: Any) -> Any:
         return list(bits(v))
     if slot.kind == "seq":
         return list(v)
+    if slot.kind == "ref":
+        return ref(v)
     return v
 
 
@@ -456,7 +461,7 @@ class _Fields(_LiveMapping):
         k = slot.offset + (i if self._scope == "p" else 0)
         if slot.kind in ("set", "seq"):
             return _ListField(S, k, slot, self._owner)
-        return S[k]
+        return ref(S[k]) if slot.kind == "ref" else S[k]
 
     def __setitem__(self, key: str, value: Any) -> None:
         spec, S = self._owner._spec, self._owner._S
@@ -530,7 +535,7 @@ class _Record(_LiveMapping):
             return _static_named(spec, f"s_e_{t}__{key}", i)
         if slot.kind in ("set", "seq"):
             return _ListField(S, slot.offset + i, slot, self._owner)
-        return S[slot.offset + i]
+        return ref(S[slot.offset + i]) if slot.kind == "ref" else S[slot.offset + i]
 
     def __setitem__(self, key: str, value: Any) -> None:
         spec, S = self._owner._spec, self._owner._S
@@ -680,6 +685,8 @@ def _stored(slot: Slot, value: Any) -> Any:
         return mask_of(items)
     if slot.kind == "seq":
         return tuple(value)
+    if slot.kind == "ref":
+        return unref(value)
     return value
 
 
@@ -742,7 +749,7 @@ def save(spec: Any, S: list[Any]) -> dict[str, Any]:
 def _saved(spec: Any, slot: Slot, v: Any) -> Any:
     ref = slot.ref
     if slot.kind == "ref":
-        return None if v is None else spec.ids[ref][v]
+        return None if v < 0 else spec.ids[ref][v]
     if slot.kind == "set":
         return [spec.ids[ref][i] for i in bits(v)]
     if slot.kind == "seq":
@@ -886,7 +893,7 @@ def _loaded(spec: Any, slot: Slot, i: int, v: Any, path: str) -> Any:
     kind = slot.kind
     if kind == "ref":
         if v is None:
-            return None
+            return NO_REF
         return _ref_index(spec, slot.ref or "", v, path)
     if kind in ("set", "seq"):
         if not isinstance(v, list):

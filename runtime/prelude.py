@@ -26,7 +26,21 @@ from math import comb
 from typing import Any, Final, NoReturn
 
 from . import deals
-from .layout import DRAWS, LIMIT, LOG, PENDING, RESULT, REVEALS, RNG, TURN, UNWIND, bits
+from .layout import (
+    DRAWS,
+    LIMIT,
+    LOG,
+    NO_REF,
+    PENDING,
+    RESULT,
+    REVEALS,
+    RNG,
+    TURN,
+    UNWIND,
+    bits,
+    ref,
+    unref,
+)
 from .layout import mask_of as mask
 from .machine import SUSPEND, DeadEnd, GameEnded, RulesError, TurnLimit
 from .rng import roll
@@ -85,6 +99,8 @@ __all__ = [
     "report",
     "subsets",
     "tabulate",
+    "ref",
+    "unref",
 ]
 
 #: the most times one loop of the rules may run (between two decisions, for a loop that asks
@@ -581,17 +597,27 @@ def terms(names: tuple[str, ...], values: Any) -> str:
 
 
 def report_options(S: list[Any], facts: Any) -> Any:
-    """Every change of one external fact: ``(state index, new value)`` (numbered, not listed)."""
+    """Every change of one external fact: ``(state index, new value)`` (numbered, not listed);
+    a reference's value is its index or None (its slot holds -1 for none)."""
     return Changes(
-        tuple((off + i, values, S[off + i]) for off, n, values in facts for i in range(n))
+        tuple(
+            (off + i, values, ref(S[off + i]) if is_ref else S[off + i])
+            for off, n, values, is_ref in facts
+            for i in range(n)
+        )
     )
 
 
-def report(S: list[Any], change: Any) -> bool:
-    """Make a reported change (None: nothing changed)."""
+def report(S: list[Any], change: Any, facts: Any = ()) -> bool:
+    """Make a reported change (None: nothing changed); a reference's none is stored as -1."""
     if change is None:
         return False
-    S[change[0]] = change[1]
+    k, v = change
+    if v is None:
+        for off, n, _values, is_ref in facts:
+            if off <= k < off + n and is_ref:
+                v = NO_REF
+    S[k] = v
     return True
 
 

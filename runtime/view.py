@@ -19,7 +19,19 @@ import random
 from typing import Any
 
 from .deals import is_deal, parties
-from .layout import ANSWERS, LOG, PENDING, RNG, SEED, STACK, STEPS, UNWIND, bits, mask_of
+from .layout import (
+    ANSWERS,
+    LOG,
+    NO_REF,
+    PENDING,
+    RNG,
+    SEED,
+    STACK,
+    STEPS,
+    UNWIND,
+    bits,
+    mask_of,
+)
 from .machine import DeadEnd, GameError, answer, reask, run
 from .named import Fog, Hidden
 from .rng import seed_state
@@ -53,7 +65,8 @@ def _owner_of(spec: Any, slot: Any, i: int, S: list[Any]) -> Any:
         t = slot.etype
         owner_slot = spec.layout.by_path.get(f"e.{t}.owner")
         if owner_slot is not None:
-            return S[owner_slot.offset + i]
+            v = S[owner_slot.offset + i]
+            return None if owner_slot.kind == "ref" and v == NO_REF else v  # -1: none
         owners = spec.data.get(f"s_e_{t}__owner")
         return owners[i] if owners is not None else None
     return None
@@ -75,8 +88,8 @@ def in_fog(spec: Any, S: list[Any], player: int | None) -> dict[str, set[int]]:
         seen = spec.layout.by_path.get(f"e.{etype}.seen")
         hidden = set()
         for i in range(slot.count):
-            if S[slot.offset + i] is None:
-                continue  # off the board: its counter is in a box everyone sees
+            if S[slot.offset + i] == NO_REF:
+                continue  # off the board (-1: none): its counter is in a box everyone sees
             owner = _owner_of(spec, slot, i, S)
             if owner is None or (player is not None and owner == player):
                 continue  # nobody's (neutral) records are seen by all, one's own by oneself
@@ -321,7 +334,7 @@ def _fill_decks(spec: Any, S: list[Any], rng: random.Random) -> None:
                 if isinstance(v, Hidden):
                     holes.append((s, s.offset + i))
                 elif s.kind == "ref":
-                    if v is not None:
+                    if v >= 0:  # -1: none
                         known.add(v)
                 else:
                     known.update(bits(v) if s.kind == "set" else v)

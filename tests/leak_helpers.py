@@ -20,7 +20,18 @@ from typing import Any
 
 from rulecraft.runtime import Game, GameSpec
 from rulecraft.runtime.deals import is_deal, parties
-from rulecraft.runtime.layout import ANSWERS, LOG, PENDING, RNG, SEED, STACK, Slot, bits, mask_of
+from rulecraft.runtime.layout import (
+    ANSWERS,
+    LOG,
+    NO_REF,
+    PENDING,
+    RNG,
+    SEED,
+    STACK,
+    Slot,
+    bits,
+    mask_of,
+)
 from rulecraft.runtime.named import log_events
 from rulecraft.runtime.split import Changes, Split
 
@@ -33,7 +44,8 @@ def owner_of(spec: GameSpec, S: list[Any], slot: Slot, i: int) -> int | None:
     if slot.scope == "e":
         field = spec.layout.by_path.get(f"e.{slot.etype}.owner")
         if field is not None:
-            return S[field.offset + i]
+            v = S[field.offset + i]
+            return None if field.kind == "ref" and v == NO_REF else v  # -1: none
         owners = spec.data.get(f"s_e_{slot.etype}__owner")
         return owners[i] if owners is not None else None
     return None
@@ -52,7 +64,7 @@ def fogged(spec: GameSpec, S: list[Any], viewer: int | None) -> dict[str, set[in
         out[etype] = set()
         for i in range(slot.count):
             owner = owner_of(spec, S, slot, i)
-            if S[slot.offset + i] is None or owner is None or owner == viewer:
+            if S[slot.offset + i] == NO_REF or owner is None or owner == viewer:
                 continue
             who = S[seen.offset + i] if seen is not None else 0
             if (who >> viewer & 1) if viewer is not None else who == everyone:

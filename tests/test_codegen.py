@@ -120,7 +120,8 @@ def test_options_from_a_ternary_are_deduplicated_only_when_a_branch_may_repeat(
     engine = (root / "generated" / "march_of_progress" / "engine.py").read_text()
     for form in ("q_card__move_1", "r_card__move_1"):  # the bots' form and the machine form
         body = engine.split(f"def {form}(")[1].split("\n    def ")[0]
-        assert "is not None" in body
+        # the guard on the int the state holds (-1 for none)
+        assert "N[self.o_e_army__location + v_a] >= 0" in body
         assert ("_uniq(" in body) == repeats, body
 
 
@@ -338,10 +339,12 @@ def test_methods_reading_int_slots_bind_the_int_view_after_their_docstring() -> 
     ]
     assert bind_int_view(two).count("N: list[int] = S") == 1
     assert bind_int_view("def g(self, S):\n    return S[1]") == "def g(self, S):\n    return S[1]"
-    # in the engines: an int field and a set's bitmask read through N, a ref field through S
+    # in the engines: an int field, a set's bitmask and a reference (-1 for none, made a
+    # value by _ref) read through N; a flag through S
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
     assert "N[self.o_p_vp + " in text and "N[self.o_p_hand + " in text
-    assert "N[self.o_e_army__location" not in text
+    assert "_ref(N[self.o_e_army__location + v_a])" in text
+    assert "S[self.o_e_army__fortified + " in text and "N[self.o_e_army__fortified" not in text
     for chunk in text.split("\n    def ")[1:]:
         assert ("N[" in chunk) == ("N: list[int] = S" in chunk), chunk[:80]
 

@@ -267,10 +267,17 @@ def test_table_programs_and_reports() -> None:
     assert prelude.programs(Engine(), None, 0) == ()
     S = [None] * 20
     S[14], S[15] = 1, 2
-    options = prelude.report_options(S, ((14, 2, (1, 2, 3)),))
+    options = prelude.report_options(S, ((14, 2, (1, 2, 3), False),))
     assert isinstance(options, Changes)
     assert prelude.report(S, (15, 3)) and S[15] == 3
     assert not prelude.report(S, None)
+    # a reference fact: its slot holds -1 for none, its changes say None
+    S[16], S[17] = -1, 0
+    facts = ((16, 2, (0, 1, None), True),)
+    refs = prelude.report_options(S, facts)
+    assert list(refs) == [(16, 0), (16, 1), (17, 1), (17, None)]
+    assert prelude.report(S, (17, None), facts) and S[17] == -1
+    assert prelude.report(S, (16, 1), facts) and S[16] == 1
 
 
 def test_deals_of_nobody() -> None:

@@ -8,6 +8,7 @@ import random
 
 from leak_helpers import differences, fogged
 from rulecraft.runtime import Game, load_spec
+from rulecraft.runtime.layout import NO_REF
 
 SPEC = load_spec("rise_of_totalitarianism", "scenario_a")
 
@@ -24,7 +25,8 @@ def _stacked_position() -> tuple[Game, int, int]:
         while not g.finished:
             S = g.raw
             for i in range(chit.count):
-                if S[chit.offset + i] is not None and S[owner.offset + i] is not None:
+                # a chit and an owner (references: -1 for none)
+                if S[chit.offset + i] != NO_REF and S[owner.offset + i] != NO_REF:
                     if i in fogged(SPEC, S, (S[owner.offset + i] + 1) % len(SPEC.seats))["leader"]:
                         assert S[box.offset + i] is not None
                         return g, i, S[owner.offset + i]

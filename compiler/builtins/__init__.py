@@ -375,7 +375,7 @@ _ROWS = [
             1,
             # a random reporter says "nothing changed" half of the time, or the game would
             # only ever report (a fact alone may have a thousand values)
-            "_report(S, None if R() < 0.5 else _pick(R, {opts}))",
+            "_report(S, None if R() < 0.5 else _pick(R, {opts}), self.facts)",
             "report",
             lambda g, c: ("_report_options(S, self.facts)", "report"),
             decline="Nothing changed",

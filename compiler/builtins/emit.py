@@ -259,4 +259,4 @@ def answered_report(g: RoutineGen) -> None:
     said = g.tables.template(("Reported: ", ""), ("report",))
     g.arm_line(0, "if v is not None:")
     g.arm_line(1, f"_log(S, {said}, (v,))")
-    g.arm_line(0, "v = _report(S, v)")
+    g.arm_line(0, "v = _report(S, v, self.facts)")

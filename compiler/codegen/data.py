@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...runtime.layout import HEADER_NAMES, engine_data
+from ...runtime.layout import HEADER_NAMES, NO_REF, engine_data
 from .. import ir
 from ..board import axial as grid_axial
 from ..board import step_costs
@@ -339,6 +339,10 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     if ref_attrs:
         data["ref_attrs"] = ref_attrs
     d.size = offset
+    for info in d.slots.values():  # a reference slot holds -1 for none (an int-only state)
+        if info.kind == "ref":
+            for k in range(info.offset, info.offset + info.count):
+                init[k] = NO_REF if init[k] is None else init[k]
     d.init = init
     if game.facts():
         data["facts"] = fact_domains(game, d)
@@ -447,8 +451,11 @@ def board_data(board: ir.Board, index: dict[str, int]) -> dict[str, Any]:
     return out
 
 
-def fact_domains(game: ir.Game, d: ScenarioData) -> tuple[tuple[int, int, tuple[Any, ...]], ...]:
-    """``(offset, count, values)`` of every external fact: the values a report may give it."""
+def fact_domains(
+    game: ir.Game, d: ScenarioData
+) -> tuple[tuple[int, int, tuple[Any, ...], bool], ...]:
+    """``(offset, count, values, is a reference)`` of every external fact: the values a
+    report may give it (None for none)."""
     out = []
     for scope, etype, f in game.facts():
         info = d.slot(scope, f.name, etype)
@@ -468,7 +475,8 @@ def fact_domains(game: ir.Game, d: ScenarioData) -> tuple[tuple[int, int, tuple[
             values = tuple(range(len(d.records[t.name])))
         if f.optional:
             values = (*values, None)
-        out.append((info.offset, info.count, values))
+        # a reference slot holds -1 for none: report_options and report convert
+        out.append((info.offset, info.count, values, info.kind == "ref"))
     return tuple(out)
 
 

@@ -1,10 +1,12 @@
 """Expressions of the effect language as Python source text.
 
-Values are what the state and the static data hold (see ``data.py``): references are
-indices (``None`` for none), sets of cards, players or records are bitmask ints, and a list
-in an expression is a Python list or tuple (never changed in place). Reading a set field as
-a list gives ``_bits(mask)``; counting it, testing membership and filtering its elements on
-fixed card attributes work on the mask itself.
+Values are what the static data hold (see ``data.py``): references are indices (``None``
+for none; a reference slot of the state holds -1 for none, made None where it is read as a
+value and compared as it is where it can be, :meth:`ExprGen.ref_compare`), sets of cards,
+players or records are bitmask ints, and a list in an expression is a Python list or tuple
+(never changed in place). Reading a set field as a list gives ``_bits(mask)``; counting it,
+testing membership and filtering its elements on fixed card attributes work on the mask
+itself.
 
 Queries over all records of a type that filter on a fixed attribute iterate the records
 with that value only (``self.ix_T__A``); filters of a card set on fixed card attributes are
@@ -42,6 +44,7 @@ from ..effects import (
 from .data import ScenarioData, table_ids
 from .hoist import hoistable
 from .indexed import conjuncts, index_of, indexed_type, join_and
+from .nonone import REF_KINDS as REFS
 
 
 class CodegenError(Exception):
@@ -111,6 +114,16 @@ class ExprGen:
         #: while compiling a comprehension's filter: loop-invariant masks to compute once, and
         #: the scope depth of that comprehension (nothing is hoisted from deeper scopes)
         self.hoist: tuple[list[tuple[str, str]], int] | None = None
+        #: Python names of references never none, ints to mypyc: parameters typed ``int``
+        #: (nonone.py), locals bound once to such a value, variables of loops over
+        #: :meth:`elements_never_none` lists; and the locals bound once to such a list
+        self.ints: set[str] = set()
+        self.int_lists: set[str] = set()
+        #: parameters of references that may be none and that no statement assigns (a plain
+        #: form's): those compared with a reference slot get an int copy, -1 for none, bound
+        #: once at the start of the method (``_k_<name>``, in order of first use)
+        self.encodable: set[str] = set()
+        self.int_copies: list[str] = []
 
     # -- helpers
 
@@ -181,9 +194,107 @@ class ExprGen:
         ``list[int]`` (see :func:`.pytext.bind_int_view`), so that the native build keeps
         the value unboxed."""
         s = self.slot_of(e)
+        if s is not None and s[1].kind == "ref":  # -1 for none in the state
+            return f"_ref(N{s[0][1:]})", s[1]
         if s is not None and int_slot(s[1]):
             return "N" + s[0][1:], s[1]
         return s
+
+    def never_none(self, e: Expr) -> bool:
+        """Whether the code of ``e`` gives a reference that is never none: a player, card or
+        record named in the rules, a parameter typed ``int`` or a call of a function whose
+        result is (nonone.py), a field of the scenario's fixed data that is not optional,
+        or a choice between such values."""
+        if isinstance(e, Name) and e.ref is not None:
+            if e.ref[0] in ("seat", "card", "record"):
+                return True
+            return e.ref[0] == "local" and self.scope.get(e.id) in self.ints
+        if isinstance(e, Call) and isinstance(e.ref, ir.Routine):
+            nn = self.sd.never_none
+            return nn is not None and e.ref.name in nn.returns
+        if isinstance(e, Attr) and isinstance(e.ref, ir.Field) and e.obj.ty is not None:
+            return (
+                e.obj.ty.kind in REFS
+                and e.name not in ("id", "name")
+                and not e.ref.optional
+                and self.slot_of(e) is None
+            )
+        if isinstance(e, Ternary):
+            return self.never_none(e.then) and self.never_none(e.orelse)
+        return False
+
+    def elements_never_none(self, e: Expr) -> bool:
+        """Whether ``e`` is a list of references none of which is none: every record of a
+        type, the players, a set field, a list of the scenario's fixed data, a local bound
+        once to such a list, a filter of one of these."""
+        if isinstance(e, Comp):
+            same = isinstance(e.elt, Name) and e.elt.id == e.var
+            return same and self.elements_never_none(e.iter)
+        t = e.ty
+        if t is None or t.kind != "list" or t.elem is None or t.elem.kind not in REFS:
+            return False
+        if isinstance(e, Name) and e.ref is not None:
+            if e.ref[0] in ("players", "all"):
+                return True
+            if e.ref[0] == "local":
+                return self.scope.get(e.id) in self.int_lists
+        s = self.slot_of(e)
+        if s is not None:
+            return s[1].kind == "set"
+        return (
+            isinstance(e, Attr)
+            and isinstance(e.ref, ir.Field)
+            and e.obj.ty is not None
+            and e.obj.ty.kind in REFS
+        )
+
+    def loop_var(self, var: str, it: Expr) -> str:
+        """Declare the variable of a loop or a comprehension over ``it`` (an int never none
+        where ``it``'s elements are: :meth:`elements_never_none`)."""
+        py = self.scope.declare(var, local=False)
+        if self.elements_never_none(it):
+            self.ints.add(py)
+        return py
+
+    def encoded(self, e: Expr) -> str | None:
+        """The code of reference ``e`` as a reference slot holds it (-1 for none) when that
+        needs no conversion: none, another reference slot, a value never none; else None."""
+        if isinstance(e, NoneLit):
+            return "-1"
+        s = self.slot_of(e)
+        if s is not None and s[1].kind == "ref":
+            return "N" + s[0][1:]
+        return self.expr(e) if self.never_none(e) else None
+
+    def ref_compare(self, e: Compare) -> str | None:
+        """A reference field compared with none or a value, on the int the state holds
+        (-1 for none) without making a value of it: ``N[k] < 0`` for ``== none``, ``N[k]
+        == x`` where ``x`` is never none or another reference slot (an int compare in the
+        native build), for a parameter that may be none its int copy (``N[k] == _k_v_x``,
+        :attr:`encodable`), and for a local that may be none ``S[k] == x if x is not None
+        else N[k] < 0``."""
+        if e.op not in ("==", "!="):
+            return None
+        eq = e.op == "=="
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            s = self.slot_of(side)
+            if s is None or s[1].kind != "ref":
+                continue
+            k = "N" + s[0][1:]
+            if isinstance(other, NoneLit):
+                return f"({k} {'<' if eq else '>='} 0)"
+            x = self.encoded(other)
+            if x is not None:
+                return f"({k} {e.op} {x})"
+            if isinstance(other, Name) and other.ref is not None and other.ref[0] == "local":
+                x = self.expr(other)
+                if x in self.encodable:  # its int copy, -1 for none: an int compare
+                    if x not in self.int_copies:
+                        self.int_copies.append(x)
+                    return f"({k} {e.op} _k_{x})"
+                # x is Any to mypyc: the slot compared as an object (no int boxed again)
+                return f"({s[0]} {e.op} {x} if {x} is not None else {k} {'<' if eq else '>='} 0)"
+        return None
 
     def mask(self, e: Expr) -> str | None:
         """The bitmask code of a set-valued expression (a set field, or a filter of one on
@@ -311,7 +422,10 @@ class ExprGen:
                 return f"self.{e.id}_{tname}[{i}]"
             info = self.sd.slot("e", e.id, tname)
             if info is not None:
-                return f"{'N' if int_slot(info) else 'S'}[self.o_{info.key} + {i}]"
+                code = f"[self.o_{info.key} + {i}]"
+                if info.kind == "ref":
+                    return f"_ref(N{code})"
+                return f"{'N' if int_slot(info) else 'S'}{code}"
             return f"self.s_e_{tname}__{e.id}[{i}]"
         raise CodegenError(f"cannot compile name {e.id!r} ({kind})")
 
@@ -514,7 +628,7 @@ class ExprGen:
             return f"_bits({m})"
         src, cond = self.comp_source(e)
         self.scope.push()
-        var = self.scope.declare(e.var, local=False)
+        var = self.loop_var(e.var, e.iter)
         hoisted: list[tuple[str, str]] = []
         outer, self.hoist = self.hoist, (hoisted, len(self.scope.stack))
         elt = self.expr(e.elt)
@@ -563,7 +677,7 @@ class ExprGen:
         if cond is None:
             return f"(len({src}) > 0)"
         self.scope.push()
-        var = self.scope.declare(comp.var, local=False)
+        var = self.loop_var(comp.var, comp.iter)
         hoisted: list[tuple[str, str]] = []
         outer, self.hoist = self.hoist, (hoisted, len(self.scope.stack))
         test = self.expr(cond)
@@ -590,6 +704,9 @@ class ExprGen:
                 if isinstance(arg, Comp):
                     test = self.any_of(arg)
                     return f"(not {test})" if e.op == "==" else test
+        ref = self.ref_compare(e)
+        if ref is not None:
+            return ref
         if (
             isinstance(right, NoneLit)
             or isinstance(left, NoneLit)
@@ -798,6 +915,6 @@ def _mentions(e: Expr, var: str) -> bool:
 
 
 def int_slot(info: Any) -> bool:
-    """Whether a state slot always holds an int: an int field that cannot be none, or a
-    set (a bitmask)."""
-    return info.kind == "set" or (info.kind == "int" and not info.field.optional)
+    """Whether a state slot always holds an int: an int field that cannot be none, a set (a
+    bitmask) or a reference (-1 for none)."""
+    return info.kind in ("set", "ref") or (info.kind == "int" and not info.field.optional)

@@ -36,6 +36,7 @@ from ..effects import (
     Stmt,
     Str,
     While,
+    walk,
 )
 from .analysis import (
     card_routines_suspend,
@@ -48,7 +49,7 @@ from .analysis import (
 )
 from .class_tables import ClassTables
 from .data import ScenarioData
-from .exprs import CodegenError, ExprGen, Scope, type_kind
+from .exprs import REFS, CodegenError, ExprGen, Scope, type_kind
 from .indexed import loop_source
 from .pytext import doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
 
@@ -80,6 +81,8 @@ class PlainForms:
         self.unique: set[str] | None = None
         #: secret locals defined by a pure expression: python name -> the expression's code
         self.recompute: dict[str, str] = {}
+        #: rule locals some statement assigns after their ``let`` (or a move changes)
+        self.reassigned = reassigned(r.body)
 
     # -- small helpers
 
@@ -145,20 +148,42 @@ class PlainForms:
         args = ["self", "S: list[Any]"]
         if self.form == "Q":
             args.append("R: Any")
-        args += [
-            f"{py}: {self.param_annotation(name, t)}"
+        typed = [
+            (py, self.param_annotation(name, t))
             for (py, t), (name, _) in zip(params, r.params, strict=True)
         ]
+        args += [f"{py}: {ann}" for py, ann in typed]
+        # references compared with reference slots on ints (ExprGen.ref_compare): those
+        # typed int, and an int copy of the others that no statement assigns
+        self.eg.ints = {py for py, ann in typed if ann == "int"}
+        self.eg.encodable = {
+            py
+            for (py, t), (name, _), (_py, ann) in zip(params, r.params, typed, strict=True)
+            if ann != "int" and t.kind in REFS and name not in self.reassigned
+        }
         ret = self.returns()
         lines = [f"def {prefix}_{method_stem(r)}({', '.join(args)}) -> {ret}:"]
         lines.append(f"    {doc_string(r)}")
         body: list[str] = []
         self.simple_body(r.body, body, 1)
+        for py in self.eg.int_copies:
+            lines.append(f"    _k_{py}: int = -1 if {py} is None else {py}")
         lines.extend(body)
         if r.returns.kind != "void" and not ends_in_return(r.body):
             msg = f"{r.name} ended without a value"
             lines.append(f"    raise RulesError({msg!r}, {str(r.origin.pos)!r})")
         return mark_unused("\n".join(lines), self.scope.declared)
+
+    def note_ref(self, py: str, name: str, value: Expr) -> None:
+        """A local bound once (no statement assigns it again) to a reference never none, or
+        to a list of such references, in a plain form: ExprGen compares it with reference
+        slots as an int."""
+        if self.form == "R" or name in self.reassigned:
+            return
+        if self.eg.never_none(value):
+            self.eg.ints.add(py)
+        elif self.eg.elements_never_none(value):
+            self.eg.int_lists.add(py)
 
     # ------------------------------------------------------------------ statements
 
@@ -188,6 +213,7 @@ class PlainForms:
                 return
             value = self.value(s.value)
             py = self.scope.declare(s.name)
+            self.note_ref(py, s.name, s.value)
             if value == "[]" and self.form != "R":  # a list grown later: typed for mypy(c)
                 self.line(out, ind, f"{py}: list[Any] = []")
             elif self.never_none_local(s.name):
@@ -200,7 +226,7 @@ class PlainForms:
             if isinstance(s.value, Call) and s.value.func in DECISIONS:
                 self.store(out, ind, s.target, self.random_decision(s.value), None)
             else:
-                self.store(out, ind, s.target, self.value(s.value), None)
+                self.store(out, ind, s.target, self.value(s.value), None, s.value)
         elif isinstance(s, AugAssign):
             self.store(out, ind, s.target, self.expr(s.value), s.op[0])
         elif isinstance(s, Move):
@@ -234,6 +260,8 @@ class PlainForms:
             it, loop_body = loop_source(self, s)
             self.scope.push()
             var = self.scope.declare(s.var)
+            if s.var not in self.reassigned and self.eg.elements_never_none(s.iter):
+                self.eg.ints.add(var)
             self.line(out, ind, f"for {var} in {it}:")
             self.loops.append(("py", None, None))
             self.simple_body(loop_body, out, ind + 1)
@@ -354,8 +382,18 @@ class PlainForms:
 
     # -- stores
 
-    def store(self, out: list[str], ind: int, target: Expr, value: str, aug: str | None) -> None:
-        """Assign (or add to) a local or a field; int fields clamp to their bounds."""
+    def store(
+        self,
+        out: list[str],
+        ind: int,
+        target: Expr,
+        value: str,
+        aug: str | None,
+        src: Expr | None = None,
+    ) -> None:
+        """Assign (or add to) a local or a field (``value`` the code of expression ``src``,
+        if there is one); int fields clamp to their bounds, a reference slot holds -1 for
+        none."""
         if isinstance(target, Name) and target.ref is not None and target.ref[0] == "local":
             py = self.scope.get(target.id)
             self.line(out, ind, f"{py} {aug}= {value}" if aug else f"{py} = {value}")
@@ -374,6 +412,9 @@ class PlainForms:
         if info.kind == "seq":
             self.line(out, ind, f"{code} = tuple({value})")
             return
+        if info.kind == "ref":  # -1 for none in the state
+            encoded = None if src is None else self.eg.encoded(src)
+            value = f"_unref({value})" if encoded is None else tidy(encoded)
         if f.revealable:
             seen = self.seen_slot(target)
             if seen is not None:
@@ -647,3 +688,14 @@ def _operand(aug: str, value: str) -> str:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return f"({value})"
     return value
+
+
+def reassigned(body: list[Stmt]) -> set[str]:
+    """The rule locals a statement of ``body`` assigns, adds to or moves cards of."""
+    out: set[str] = set()
+    for n in walk(body):
+        if isinstance(n, (Assign, AugAssign)) and isinstance(n.target, Name):
+            out.add(n.target.id)
+        elif isinstance(n, (Move, MoveAll)):
+            out |= {z.id for z in (n.src_zone, n.dst_zone) if isinstance(z, Name)}
+    return out

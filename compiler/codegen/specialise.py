@@ -446,7 +446,19 @@ def _log_line(s: ast.stmt) -> bool:
         return False
     if not c.args or not (isinstance(c.args[0], ast.Name) and c.args[0].id == "S"):
         return False
-    return all(isinstance(n, _PLAIN_NODES) for a in c.args[1:] for n in ast.walk(a))
+    return all(isinstance(n, _PLAIN_NODES) or _decoded(n) for a in c.args[1:] for n in ast.walk(a))
+
+
+def _decoded(n: ast.AST) -> bool:
+    """Whether ``n`` is ``_ref(x)``: a reference slot read as a value (-1 as None), which
+    only reads."""
+    return (
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and n.func.id == "_ref"
+        and len(n.args) == 1
+        and not n.keywords
+    )
 
 
 def _guard(stmts: list[ast.stmt]) -> tuple[list[ast.stmt], bool]:

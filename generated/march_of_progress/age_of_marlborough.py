@@ -41,7 +41,7 @@ TABLE_AOM_NEUTRAL_VP: tuple[Any, ...] = (
 SIZE: int = 49
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (36,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
     ("p.vp", 15, 2, "int", None, "all", False, 0, None, (0,) * 2),
     ("p.strength", 17, 2, "int", None, "all", False, 1, 6, (1,) * 2),
     ("p.hand", 19, 2, "set", "card", "owner", False, None, None, (127,) * 2),
@@ -49,7 +49,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.revealed", 23, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("p.discard", 25, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("e.country.vp_die", 27, 4, "int", None, "all", False, 0, (3, 3, 3, 3), (3, 0, 0, 3)),
-    ("e.army.location", 31, 6, "ref", "country", "all", True, None, None, (None,) * 6),
+    ("e.army.location", 31, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
     ("e.army.fortified", 37, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 43, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
@@ -140,13 +140,14 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
 
     def f_scores_for(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"""
+        N: list[int] = S
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
             for v_a__1 in self.ix_army__owner.get(
                 (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)), ()
             ):
-                if S[self.o_e_army__location + v_a__1] == v_c:
+                if N[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
             _w2 = _w1
@@ -240,4 +241,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n154 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n176 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "144 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n156 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n177 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

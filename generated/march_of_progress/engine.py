@@ -44,6 +44,7 @@ from rulecraft.runtime.prelude import pick_optional as _pick_optional
 from rulecraft.runtime.prelude import programs as _programs
 from rulecraft.runtime.prelude import reach as _reach  # noqa: F401
 from rulecraft.runtime.prelude import reachable as _reachable  # noqa: F401
+from rulecraft.runtime.prelude import ref as _ref
 from rulecraft.runtime.prelude import remove as _remove  # noqa: F401
 from rulecraft.runtime.prelude import report as _report  # noqa: F401
 from rulecraft.runtime.prelude import report_options as _report_options  # noqa: F401
@@ -58,6 +59,7 @@ from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
 from rulecraft.runtime.prelude import terms as _terms  # noqa: F401
 from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq  # noqa: F401
+from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
@@ -65,7 +67,7 @@ from rulecraft.runtime.prelude import wait as _wait
 # `rulecraft test` can fix.
 
 #: the runtime interface this engine was generated for (rulecraft.runtime.layout.ABI)
-ABI: Final = 2
+ABI: Final = 3
 #: the rulecraft version that generated it
 GENERATED_BY: Final = "0.1.0"
 
@@ -441,18 +443,21 @@ class MarchOfProgressRules:
 
     def f_armies_in(self, S: list[Any], v_p: int, v_c: Any) -> Any:
         "A player's armies in one country. [rules/march_of_progress/rules.yaml:22:3]"
+        N: list[int] = S
+        _k_v_c: int = -1 if v_c is None else v_c
         return [
             v_a
             for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if S[self.o_e_army__location + v_a] == v_c
+            if N[self.o_e_army__location + v_a] == _k_v_c
         ]
 
     def f_armies_in_play(self, S: list[Any], v_p: int) -> Any:
         "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
+        N: list[int] = S
         return [
             v_a
             for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if S[self.o_e_army__location + v_a] is not None
+            if N[self.o_e_army__location + v_a] >= 0
         ]
 
     def f_army_value(self, S: list[Any], v_a: int, v_defending: bool) -> int:
@@ -470,10 +475,11 @@ class MarchOfProgressRules:
 
     def f_controls(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """Whether player `p` controls country `c`. (MOP-CTRL-01, MOP-CTRL-02, MOP-CTRL-03) [rules/march_of_progress/rules.yaml:37:3]"""
+        N: list[int] = S
         if self.s_e_country__kind[v_c] == "neutral":
             _w1 = False
             for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
-                if S[self.o_e_army__location + v_a__1] == v_c:
+                if N[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
             _w3 = _w1
@@ -483,7 +489,7 @@ class MarchOfProgressRules:
                     (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)),
                     (),
                 ):
-                    if S[self.o_e_army__location + v_a__2] == v_c:
+                    if N[self.o_e_army__location + v_a__2] == v_c:
                         _w2 = True
                         break
                 _w3 = not _w2
@@ -492,7 +498,7 @@ class MarchOfProgressRules:
             _w4 = False
             for v_a__3 in self.all_army:
                 if (
-                    S[self.o_e_army__location + v_a__3] == v_c
+                    N[self.o_e_army__location + v_a__3] == v_c
                     and S[self.o_e_army__on_capital + v_a__3]
                 ):
                     _w4 = True
@@ -500,7 +506,7 @@ class MarchOfProgressRules:
             return not _w4
         _w5 = False
         for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
-            if S[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
+            if N[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
                 _w5 = True
                 break
         return _w5
@@ -511,9 +517,10 @@ class MarchOfProgressRules:
 
     def f_defended(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """Whether player `p` has an army or a usable garrison in country `c`. [rules/march_of_progress/rules.yaml:59:3]"""
+        N: list[int] = S
         _w1 = False
         for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
-            if S[self.o_e_army__location + v_a__1] == v_c:
+            if N[self.o_e_army__location + v_a__1] == v_c:
                 _w1 = True
                 break
         return _w1 or self.f_garrison_strength(S, v_p, v_c) > 0
@@ -529,12 +536,13 @@ class MarchOfProgressRules:
 
     def f_garrison_strength(self, S: list[Any], v_p: int, v_c: int) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
+        N: list[int] = S
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
             for v_a__1 in self.all_army:
                 if (
-                    S[self.o_e_army__location + v_a__1] == v_c
+                    N[self.o_e_army__location + v_a__1] == v_c
                     and S[self.o_e_army__on_capital + v_a__1]
                 ):
                     _w1 = True
@@ -546,9 +554,10 @@ class MarchOfProgressRules:
 
     def f_occupied(self, S: list[Any], v_c: int) -> bool:
         """Whether an enemy army stands on the capital of home country `c`. (MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:29:3]"""
+        N: list[int] = S
         _w1 = False
         for v_a in self.all_army:
-            if S[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
+            if N[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
                 _w1 = True
                 break
         return _w1
@@ -573,15 +582,16 @@ class MarchOfProgressRules:
 
     def f_side_total(self, S: list[Any], v_p: int, v_where: int, v_defending: bool) -> int:
         """A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"""
+        N: list[int] = S
         if v_defending:
             _w1 = 0
             for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
-                if S[self.o_e_army__location + v_a] == v_where:
+                if N[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where)
         _w2 = 0
         for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
-            if S[self.o_e_army__location + v_a_2] == v_where and (
+            if N[self.o_e_army__location + v_a_2] == v_where and (
                 not S[self.o_e_army__fortified + v_a_2]
             ):
                 _w2 += self.f_army_value(S, v_a_2, False)
@@ -593,12 +603,13 @@ class MarchOfProgressRules:
 
     def p_board__combat(self, S: list[Any]) -> None:
         """Each side's total if a combat were fought in the country now, and where it comes from: in attack its armies that are not fortified (a fortified army may stand up and join), in defence all its armies (a fortified one counts +1) and a usable capital garrison. An ATTACK+1 discard adds 1 to the attack. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-ATT-05) [rules/march_of_progress/rules.yaml:279:3]"""
+        N: list[int] = S
         for v_c in self.all_country:
             _w2 = []
             for v_p in self.all_player:
                 _w3 = False
                 for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
-                    if S[self.o_e_army__location + v_a__2] == v_c:
+                    if N[self.o_e_army__location + v_a__2] == v_c:
                         _w3 = True
                         break
                 if _w3 or self.f_garrison_strength(S, v_p, v_c) > 0:
@@ -610,21 +621,21 @@ class MarchOfProgressRules:
                 for v_p_2 in v_sides:
                     _w4 = 0
                     for v_a in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
-                        if S[self.o_e_army__location + v_a] == v_c and (
+                        if N[self.o_e_army__location + v_a] == v_c and (
                             not S[self.o_e_army__fortified + v_a]
                         ):
                             _w4 += 1
                     v_ready = _w4
                     _w5 = 0
                     for v_a__9 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
-                        if S[self.o_e_army__location + v_a__9] == v_c:
+                        if N[self.o_e_army__location + v_a__9] == v_c:
                             _w5 += 1
                     v_dug_in = _w5 - v_ready
                     v_w = "army" if v_ready in (1, -1) else "armies"
                     v_wf = "army" if v_dug_in in (1, -1) else "armies"
                     _w6 = 0
                     for v_a_2 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
-                        if S[self.o_e_army__location + v_a_2] == v_c:
+                        if N[self.o_e_army__location + v_a_2] == v_c:
                             _w6 += self.f_army_value(S, v_a_2, True)
                     v_armies_def = _w6
                     v_garrison = self.f_garrison_strength(S, v_p_2, v_c)
@@ -652,10 +663,11 @@ class MarchOfProgressRules:
 
     def p_card__recruit(self, S: list[Any], v_me: int) -> None:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
+        N: list[int] = S
         v_stock = [
             v_a
             for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a] is None
+            if N[self.o_e_army__location + v_a] < 0
         ]
         if len(v_stock) == 0:
             if S[_LOG] is not False:
@@ -666,7 +678,7 @@ class MarchOfProgressRules:
         else:
             _w1 = 0
             for v_a__2 in self.ixt_army__owner[v_me if v_me is not None else -1]:
-                if S[self.o_e_army__location + v_a__2] is not None:
+                if N[self.o_e_army__location + v_a__2] >= 0:
                     _w1 += 1
             if _w1 >= self.c_army_limit:
                 if S[_LOG] is not False:
@@ -679,7 +691,7 @@ class MarchOfProgressRules:
 
     def p_destroy(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = None
+        S[self.o_e_army__location + v_a] = -1
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -701,13 +713,14 @@ class MarchOfProgressRules:
 
     def p_flip_initiative(self, S: list[Any]) -> None:
         """After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"""
+        N: list[int] = S
         S[self.o_g_initiative] = (
-            self.tab_enemy[S[self.o_g_initiative]]
+            self.tab_enemy[_ref(N[self.o_g_initiative])]
             if self.tab_enemy is not None
-            else self.f_enemy(S, S[self.o_g_initiative])
+            else self.f_enemy(S, _ref(N[self.o_g_initiative]))
         )
         if S[_LOG] is not False:
-            _log(S, 17, (S[self.o_g_initiative],))
+            _log(S, 17, (_ref(N[self.o_g_initiative]),))
 
     def p_gain_vp(self, S: list[Any], v_p: int, v_amount: int) -> None:
         """Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"""
@@ -726,7 +739,8 @@ class MarchOfProgressRules:
 
     def p_move_army(self, S: list[Any], v_a: int, v_dest: int) -> None:
         """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
-        v_start = S[self.o_e_army__location + v_a]
+        N: list[int] = S
+        v_start = _ref(N[self.o_e_army__location + v_a])
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
         S[self.o_e_army__location + v_a] = v_dest
@@ -735,6 +749,7 @@ class MarchOfProgressRules:
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         """Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"""
+        N: list[int] = S
         v_p1: int = _head(self.all_player)
         v_p2: int = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
@@ -750,9 +765,9 @@ class MarchOfProgressRules:
             v_r2 = _roll(S, 6)
             if S[_LOG] is not False:
                 _log(S, 46, (v_p1, v_r1, v_p2, v_r2))
-        S[self.o_g_initiative] = v_p1 if v_r1 > v_r2 else v_p2
+        S[self.o_g_initiative] = _unref(v_p1 if v_r1 > v_r2 else v_p2)
         if S[_LOG] is not False:
-            _log(S, 47, (S[self.o_g_initiative],))
+            _log(S, 47, (_ref(N[self.o_g_initiative]),))
 
     def p_turn__cleanup(self, S: list[Any]) -> None:
         "Played cards go to the discard pile (SCORE has already returned them to hand). (MOP-SEQ-04) [rules/march_of_progress/flow.yaml:68:3]"
@@ -837,14 +852,14 @@ class MarchOfProgressRules:
         for v_c in self.all_country:
             _w5 = False
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]:
-                if S[self.o_e_army__location + v_a__1] == v_c:
+                if N[self.o_e_army__location + v_a__1] == v_c:
                     _w5 = True
                     break
             _w7 = _w5
             if _w7:
                 _w6 = False
                 for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
-                    if S[self.o_e_army__location + v_a__3] == v_c:
+                    if N[self.o_e_army__location + v_a__3] == v_c:
                         _w6 = True
                         break
                 _w7 = _w6 or self.f_garrison_strength(S, v_foe, v_c) > 0
@@ -857,7 +872,7 @@ class MarchOfProgressRules:
         for v_c_2 in v_targets:
             _w9 = False
             for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]:
-                if S[self.o_e_army__location + v_a] == v_c_2 and (
+                if N[self.o_e_army__location + v_a] == v_c_2 and (
                     not S[self.o_e_army__fortified + v_a]
                 ):
                     _w9 = True
@@ -898,11 +913,11 @@ class MarchOfProgressRules:
 
     def q_card__fortify(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
+        N: list[int] = S
         v_candidates = [
             v_a
             for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a] is not None
-            and (not S[self.o_e_army__fortified + v_a])
+            if N[self.o_e_army__location + v_a] >= 0 and (not S[self.o_e_army__fortified + v_a])
         ]
         if len(v_candidates) == 0:
             return None
@@ -911,35 +926,44 @@ class MarchOfProgressRules:
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
+        N: list[int] = S
         v_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a__1] is not None
+            if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_mine) == 0:
             return None
         v_a: int = _pick(R, v_mine)
-        if S[self.o_e_army__location + v_a] is None:
+        if N[self.o_e_army__location + v_a] < 0:
             return None
-        v_dest: int = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
+        v_dest: int = _pick(R, self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])])
         self.p_move_army(S, v_a, v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
+        N: list[int] = S
         v_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a__1] is not None
+            if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_mine) == 0:
             return None
         v_a: int = _pick(R, v_mine)
-        v_start = S[self.o_e_army__location + v_a]
+        v_start = _ref(N[self.o_e_army__location + v_a])
         if v_start is None:
             return None
         v_group = [v_a]
         v_partners = [
-            v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
+            v_b
+            for v_b in v_mine
+            if v_b != v_a
+            and (
+                S[self.o_e_army__location + v_b] == v_start
+                if v_start is not None
+                else N[self.o_e_army__location + v_b] < 0
+            )
         ]
         if len(v_partners) > 0:
             v_b_2 = _pick_optional(R, v_partners)
@@ -982,11 +1006,12 @@ class MarchOfProgressRules:
 
     def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
+        N: list[int] = S
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
-            if S[self.o_e_army__location + v_a] == v_where
+            if N[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
@@ -1004,7 +1029,7 @@ class MarchOfProgressRules:
                 _w1 = False
                 for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
-                        S[self.o_e_army__location + v_a_2] == v_where
+                        N[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
                     ):
                         _w1 = True
@@ -1017,10 +1042,11 @@ class MarchOfProgressRules:
 
     def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: int) -> None:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
+        N: list[int] = S
         for v_a in [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
-            if S[self.o_e_army__location + v_a__1] == v_where
+            if N[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
         _log(
@@ -1039,11 +1065,12 @@ class MarchOfProgressRules:
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: int) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
+        N: list[int] = S
         for v_a in [
             *[
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_att if v_att is not None else -1]
-                if S[self.o_e_army__location + v_a__1] == v_where
+                if N[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
                 v_a__2
@@ -1055,7 +1082,7 @@ class MarchOfProgressRules:
                     ),
                     (),
                 )
-                if S[self.o_e_army__location + v_a__2] == v_where
+                if N[self.o_e_army__location + v_a__2] == v_where
             ],
         ]:
             self.p_destroy(S, v_a)
@@ -1086,15 +1113,16 @@ class MarchOfProgressRules:
         self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
+        N: list[int] = S
         v_fortified = [
             v_a
             for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
+            if N[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
         ]
         _w2 = len(v_fortified)
         _w1 = 0
         for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]:
-            if S[self.o_e_army__location + v_a__4] == v_where:
+            if N[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
             v_first_up = _head(v_fortified)
@@ -1104,7 +1132,7 @@ class MarchOfProgressRules:
         for v_a_2 in [
             v_a__5
             for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a__5] == v_where
+            if N[self.o_e_army__location + v_a__5] == v_where
         ]:
             if S[self.o_e_army__fortified + v_a_2]:
                 v_stand = R() < 0.5
@@ -1224,12 +1252,12 @@ class MarchOfProgressRules:
                 v_c
                 for v_c in self.all_country
                 if any(
-                    S[self.o_e_army__location + v_a__1] == v_c
+                    N[self.o_e_army__location + v_a__1] == v_c
                     for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 )
                 and (
                     any(
-                        S[self.o_e_army__location + v_a__3] == v_c
+                        N[self.o_e_army__location + v_a__3] == v_c
                         for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
                     )
                     or self.f_garrison_strength(S, v_foe, v_c) > 0
@@ -1242,7 +1270,11 @@ class MarchOfProgressRules:
                 v_c_2
                 for v_c_2 in v_targets
                 if any(
-                    S[self.o_e_army__location + v_a] == v_c_2
+                    (
+                        S[self.o_e_army__location + v_a] == v_c_2
+                        if v_c_2 is not None
+                        else N[self.o_e_army__location + v_a] < 0
+                    )
                     and (not S[self.o_e_army__fortified + v_a])
                     for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
                 )
@@ -1370,6 +1402,7 @@ class MarchOfProgressRules:
 
     def r_card__fortify(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
+        N: list[int] = S
         v_candidates: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -1380,8 +1413,7 @@ class MarchOfProgressRules:
             v_candidates = [
                 v_a
                 for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-                if S[self.o_e_army__location + v_a] is not None
-                and (not S[self.o_e_army__fortified + v_a])
+                if N[self.o_e_army__location + v_a] >= 0 and (not S[self.o_e_army__fortified + v_a])
             ]
             if len(v_candidates) == 0:
                 _log(S, 37, (v_me,))
@@ -1398,11 +1430,12 @@ class MarchOfProgressRules:
                 F = None
             v_a_2 = v
             S[self.o_e_army__fortified + v_a_2] = True
-            _log(S, 39, (v_me, S[self.o_e_army__location + v_a_2]))
+            _log(S, 39, (v_me, _ref(N[self.o_e_army__location + v_a_2])))
             return None
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
+        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_dest: Any = None
@@ -1414,7 +1447,7 @@ class MarchOfProgressRules:
             v_mine = [
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                if S[self.o_e_army__location + v_a__1] is not None
+                if N[self.o_e_army__location + v_a__1] >= 0
             ]
             if len(v_mine) == 0:
                 _log(S, 26, (v_me,))
@@ -1430,7 +1463,7 @@ class MarchOfProgressRules:
                 v_me, v_mine = F[2:]
                 F = None
             v_a = v
-            if S[self.o_e_army__location + v_a] is None:
+            if N[self.o_e_army__location + v_a] < 0:
                 return None
             pc = 3
         if pc == 3:
@@ -1442,8 +1475,8 @@ class MarchOfProgressRules:
                 (8, 4, v_me, v_a),
                 v_me,
                 6,
-                tuple(self.s_e_country__adjacent[S[self.o_e_army__location + v_a]]),
-                (v_a, S[self.o_e_army__location + v_a]),
+                tuple(self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])]),
+                (v_a, _ref(N[self.o_e_army__location + v_a])),
             )
         if pc == 4:
             if F is not None:
@@ -1455,6 +1488,7 @@ class MarchOfProgressRules:
 
     def r_card__move_2(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
+        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_start: Any = None
@@ -1471,7 +1505,7 @@ class MarchOfProgressRules:
             v_mine = [
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                if S[self.o_e_army__location + v_a__1] is not None
+                if N[self.o_e_army__location + v_a__1] >= 0
             ]
             if len(v_mine) == 0:
                 _log(S, 29, (v_me,))
@@ -1487,12 +1521,19 @@ class MarchOfProgressRules:
                 v_me, v_mine, v_x = F[2:]
                 F = None
             v_a = v
-            v_start = S[self.o_e_army__location + v_a]
+            v_start = _ref(N[self.o_e_army__location + v_a])
             if v_start is None:
                 return None
             v_group = [v_a]
             v_partners = [
-                v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
+                v_b
+                for v_b in v_mine
+                if v_b != v_a
+                and (
+                    S[self.o_e_army__location + v_b] == v_start
+                    if v_start is not None
+                    else N[self.o_e_army__location + v_b] < 0
+                )
             ]
             if len(v_partners) > 0:
                 pc = 3
@@ -1600,6 +1641,7 @@ class MarchOfProgressRules:
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
+        N: list[int] = S
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -1613,7 +1655,11 @@ class MarchOfProgressRules:
             v_attackers = [
                 v_a
                 for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
-                if S[self.o_e_army__location + v_a] == v_where
+                if (
+                    S[self.o_e_army__location + v_a] == v_where
+                    if v_where is not None
+                    else N[self.o_e_army__location + v_a] < 0
+                )
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if self.r_defence_bonus(S, None, None, v_foe, v_where) is SUSPEND:
@@ -1650,7 +1696,11 @@ class MarchOfProgressRules:
                 v_attackers
             ) > 0:
                 if not any(
-                    S[self.o_e_army__location + v_a_2] == v_where
+                    (
+                        S[self.o_e_army__location + v_a_2] == v_where
+                        if v_where is not None
+                        else N[self.o_e_army__location + v_a_2] < 0
+                    )
                     and S[self.o_e_army__on_capital + v_a_2]
                     for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
@@ -1671,11 +1721,16 @@ class MarchOfProgressRules:
         self, S: list[Any], F: Any, v: Any, v_loser: Any = None, v_where: Any = None
     ) -> Any:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
+        N: list[int] = S
         v_a: Any = None
         for v_a in [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
-            if S[self.o_e_army__location + v_a__1] == v_where
+            if (
+                S[self.o_e_army__location + v_a__1] == v_where
+                if v_where is not None
+                else N[self.o_e_army__location + v_a__1] < 0
+            )
         ]:
             self.p_destroy(S, v_a)
         _log(
@@ -1697,12 +1752,17 @@ class MarchOfProgressRules:
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None
     ) -> Any:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
+        N: list[int] = S
         v_a: Any = None
         for v_a in [
             *[
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_att if v_att is not None else -1]
-                if S[self.o_e_army__location + v_a__1] == v_where
+                if (
+                    S[self.o_e_army__location + v_a__1] == v_where
+                    if v_where is not None
+                    else N[self.o_e_army__location + v_a__1] < 0
+                )
             ],
             *[
                 v_a__2
@@ -1714,7 +1774,11 @@ class MarchOfProgressRules:
                     ),
                     (),
                 )
-                if S[self.o_e_army__location + v_a__2] == v_where
+                if (
+                    S[self.o_e_army__location + v_a__2] == v_where
+                    if v_where is not None
+                    else N[self.o_e_army__location + v_a__2] < 0
+                )
             ],
         ]:
             self.p_destroy(S, v_a)
@@ -1796,6 +1860,7 @@ class MarchOfProgressRules:
         v_discarded: Any = None,
     ) -> Any:
         '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
+        N: list[int] = S
         v_fortified: Any = None
         v_first_up: Any = None
         v__it: Any = None
@@ -1811,7 +1876,11 @@ class MarchOfProgressRules:
                 v_fortified = [
                     v_a
                     for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-                    if S[self.o_e_army__location + v_a] == v_where
+                    if (
+                        S[self.o_e_army__location + v_a] == v_where
+                        if v_where is not None
+                        else N[self.o_e_army__location + v_a] < 0
+                    )
                     and S[self.o_e_army__fortified + v_a]
                 ]
                 if (
@@ -1820,7 +1889,11 @@ class MarchOfProgressRules:
                         [
                             v_a__4
                             for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                            if S[self.o_e_army__location + v_a__4] == v_where
+                            if (
+                                S[self.o_e_army__location + v_a__4] == v_where
+                                if v_where is not None
+                                else N[self.o_e_army__location + v_a__4] < 0
+                            )
                         ]
                     )
                     and len(v_fortified) > 0
@@ -1860,7 +1933,11 @@ class MarchOfProgressRules:
                     [
                         v_a__5
                         for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                        if S[self.o_e_army__location + v_a__5] == v_where
+                        if (
+                            S[self.o_e_army__location + v_a__5] == v_where
+                            if v_where is not None
+                            else N[self.o_e_army__location + v_a__5] < 0
+                        )
                     ]
                 )
                 v__i = 0
@@ -1988,6 +2065,7 @@ class MarchOfProgressRules:
 
     def r_turn__resolve(self, S: list[Any], F: Any, v: Any) -> Any:
         "Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_grp: Any = None
@@ -2041,7 +2119,7 @@ class MarchOfProgressRules:
                 return self.ask(
                     S,
                     (17, 7, v__it, v__i, v_grp, v_actors),
-                    S[self.o_g_initiative],
+                    _ref(N[self.o_g_initiative]),
                     13,
                     tuple(v_actors),
                     (v_grp,),
@@ -2060,7 +2138,7 @@ class MarchOfProgressRules:
                 return self.ask(
                     S,
                     (17, 9, v__it, v__i, v_grp, v_actors),
-                    S[self.o_g_initiative],
+                    _ref(N[self.o_g_initiative]),
                     14,
                     tuple(v_actors),
                     (v_grp,),
@@ -2100,4 +2178,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "435 rules/march_of_progress/rules.yaml:126:7\n444 rules/march_of_progress/rules.yaml:27:7\n452 rules/march_of_progress/rules.yaml:20:7\n461 rules/march_of_progress/rules.yaml:72:7\n462 rules/march_of_progress/rules.yaml:73:11\n463 rules/march_of_progress/rules.yaml:74:15\n464 rules/march_of_progress/rules.yaml:75:11\n465 rules/march_of_progress/rules.yaml:76:7\n469 rules/march_of_progress/rules.yaml:118:7\n473 rules/march_of_progress/rules.yaml:43:7\n474 rules/march_of_progress/rules.yaml:44:11\n491 rules/march_of_progress/rules.yaml:45:7\n492 rules/march_of_progress/rules.yaml:46:11\n501 rules/march_of_progress/rules.yaml:47:7\n510 rules/march_of_progress/rules.yaml:108:7\n514 rules/march_of_progress/rules.yaml:64:7\n523 rules/march_of_progress/rules.yaml:13:7\n532 rules/march_of_progress/rules.yaml:55:7\n544 rules/march_of_progress/rules.yaml:56:11\n545 rules/march_of_progress/rules.yaml:57:7\n549 rules/march_of_progress/rules.yaml:35:7\n559 rules/march_of_progress/cards.yaml:113:15\n564 rules/march_of_progress/rules.yaml:92:7\n572 rules/march_of_progress/rules.yaml:84:7\n576 rules/march_of_progress/rules.yaml:136:7\n577 rules/march_of_progress/rules.yaml:137:11\n582 rules/march_of_progress/rules.yaml:138:7\n592 rules/march_of_progress/rules.yaml:100:7\n596 rules/march_of_progress/rules.yaml:288:7\n597 rules/march_of_progress/rules.yaml:289:11\n607 rules/march_of_progress/rules.yaml:290:11\n608 rules/march_of_progress/rules.yaml:291:15\n610 rules/march_of_progress/rules.yaml:292:15\n611 rules/march_of_progress/rules.yaml:293:19\n618 rules/march_of_progress/rules.yaml:294:19\n623 rules/march_of_progress/rules.yaml:295:19\n624 rules/march_of_progress/rules.yaml:296:19\n625 rules/march_of_progress/rules.yaml:297:19\n630 rules/march_of_progress/rules.yaml:298:19\n631 rules/march_of_progress/rules.yaml:299:19\n632 rules/march_of_progress/rules.yaml:300:19\n633 rules/march_of_progress/rules.yaml:301:19\n634 rules/march_of_progress/rules.yaml:302:19\n635 rules/march_of_progress/rules.yaml:303:23\n638 rules/march_of_progress/rules.yaml:305:23\n641 rules/march_of_progress/rules.yaml:307:23\n643 rules/march_of_progress/rules.yaml:308:19\n644 rules/march_of_progress/rules.yaml:309:23\n647 rules/march_of_progress/rules.yaml:311:23\n650 rules/march_of_progress/rules.yaml:313:23\n655 rules/march_of_progress/cards.yaml:51:7\n660 rules/march_of_progress/cards.yaml:52:7\n661 rules/march_of_progress/cards.yaml:53:11\n664 rules/march_of_progress/cards.yaml:55:11\n672 rules/march_of_progress/cards.yaml:57:11\n675 rules/march_of_progress/cards.yaml:59:11\n676 rules/march_of_progress/cards.yaml:60:11\n677 rules/march_of_progress/cards.yaml:61:11\n682 rules/march_of_progress/rules.yaml:170:7\n683 rules/march_of_progress/rules.yaml:171:7\n684 rules/march_of_progress/rules.yaml:172:7\n689 rules/march_of_progress/flow.yaml:97:7\n695 rules/march_of_progress/flow.yaml:98:11\n696 rules/march_of_progress/flow.yaml:99:11\n704 rules/march_of_progress/flow.yaml:81:7\n709 rules/march_of_progress/flow.yaml:82:7\n715 rules/march_of_progress/rules.yaml:146:7\n716 rules/march_of_progress/rules.yaml:147:7\n718 rules/march_of_progress/rules.yaml:148:7\n720 rules/march_of_progress/rules.yaml:149:7\n721 rules/march_of_progress/rules.yaml:150:11\n724 rules/march_of_progress/rules.yaml:152:11\n729 rules/march_of_progress/rules.yaml:159:7\n730 rules/march_of_progress/rules.yaml:160:7\n731 rules/march_of_progress/rules.yaml:161:7\n732 rules/march_of_progress/rules.yaml:162:7\n733 rules/march_of_progress/rules.yaml:163:7\n738 rules/march_of_progress/flow.yaml:15:7\n739 rules/march_of_progress/flow.yaml:16:7\n740 rules/march_of_progress/flow.yaml:17:7\n741 rules/march_of_progress/flow.yaml:18:7\n742 rules/march_of_progress/flow.yaml:19:7\n744 rules/march_of_progress/flow.yaml:20:7\n749 rules/march_of_progress/flow.yaml:21:11\n750 rules/march_of_progress/flow.yaml:22:11\n751 rules/march_of_progress/flow.yaml:23:11\n753 rules/march_of_progress/flow.yaml:24:7\n754 rules/march_of_progress/flow.yaml:25:7\n759 rules/march_of_progress/flow.yaml:72:7\n760 rules/march_of_progress/flow.yaml:73:11\n767 rules/march_of_progress/flow.yaml:42:7\n768 rules/march_of_progress/flow.yaml:43:11\n769 rules/march_of_progress/flow.yaml:44:15\n773 rules/march_of_progress/flow.yaml:45:15\n835 rules/march_of_progress/rules.yaml:179:7\n836 rules/march_of_progress/rules.yaml:180:7\n854 rules/march_of_progress/rules.yaml:181:7\n855 rules/march_of_progress/rules.yaml:183:11\n856 rules/march_of_progress/rules.yaml:184:7\n868 rules/march_of_progress/rules.yaml:185:7\n869 rules/march_of_progress/rules.yaml:186:7\n870 rules/march_of_progress/rules.yaml:187:11\n872 rules/march_of_progress/rules.yaml:189:11\n873 rules/march_of_progress/rules.yaml:190:11\n874 rules/march_of_progress/rules.yaml:192:15\n875 rules/march_of_progress/rules.yaml:193:11\n876 rules/march_of_progress/rules.yaml:194:7\n877 rules/march_of_progress/rules.yaml:195:7\n878 rules/march_of_progress/rules.yaml:196:11\n881 rules/march_of_progress/rules.yaml:197:11\n882 rules/march_of_progress/rules.yaml:198:15\n883 rules/march_of_progress/rules.yaml:199:15\n887 rules/march_of_progress/rules.yaml:201:15\n888 rules/march_of_progress/rules.yaml:202:7\n889 rules/march_of_progress/rules.yaml:203:7\n893 rules/march_of_progress/cards.yaml:83:7\n897 rules/march_of_progress/cards.yaml:91:7\n901 rules/march_of_progress/cards.yaml:69:7\n907 rules/march_of_progress/cards.yaml:70:7\n908 rules/march_of_progress/cards.yaml:72:11\n909 rules/march_of_progress/cards.yaml:73:7\n910 rules/march_of_progress/cards.yaml:74:7\n914 rules/march_of_progress/cards.yaml:11:7\n919 rules/march_of_progress/cards.yaml:12:7\n920 rules/march_of_progress/cards.yaml:14:11\n921 rules/march_of_progress/cards.yaml:15:7\n922 rules/march_of_progress/cards.yaml:16:7\n923 rules/march_of_progress/cards.yaml:17:11\n924 rules/march_of_progress/cards.yaml:18:7\n925 rules/march_of_progress/cards.yaml:19:7\n929 rules/march_of_progress/cards.yaml:27:7\n934 rules/march_of_progress/cards.yaml:28:7\n935 rules/march_of_progress/cards.yaml:30:11\n936 rules/march_of_progress/cards.yaml:31:7\n937 rules/march_of_progress/cards.yaml:32:7\n938 rules/march_of_progress/cards.yaml:33:7\n939 rules/march_of_progress/cards.yaml:34:11\n940 rules/march_of_progress/cards.yaml:35:7\n941 rules/march_of_progress/cards.yaml:36:7\n944 rules/march_of_progress/cards.yaml:37:7\n945 rules/march_of_progress/cards.yaml:38:11\n946 rules/march_of_progress/cards.yaml:39:11\n947 rules/march_of_progress/cards.yaml:40:15\n948 rules/march_of_progress/cards.yaml:41:7\n949 rules/march_of_progress/cards.yaml:42:7\n950 rules/march_of_progress/cards.yaml:43:11\n954 rules/march_of_progress/cards.yaml:116:7\n957 rules/march_of_progress/cards.yaml:119:11\n958 rules/march_of_progress/cards.yaml:120:7\n961 rules/march_of_progress/cards.yaml:121:7\n968 rules/march_of_progress/cards.yaml:99:7\n974 rules/march_of_progress/cards.yaml:100:7\n975 rules/march_of_progress/cards.yaml:102:11\n976 rules/march_of_progress/cards.yaml:103:7\n977 rules/march_of_progress/cards.yaml:104:7\n980 rules/march_of_progress/cards.yaml:105:7\n985 rules/march_of_progress/rules.yaml:233:7\n986 rules/march_of_progress/rules.yaml:234:7\n992 rules/march_of_progress/rules.yaml:235:7\n993 rules/march_of_progress/rules.yaml:236:7\n994 rules/march_of_progress/rules.yaml:237:7\n997 rules/march_of_progress/rules.yaml:239:7\n998 rules/march_of_progress/rules.yaml:240:11\n1000 rules/march_of_progress/rules.yaml:242:11\n1001 rules/march_of_progress/rules.yaml:243:11\n1004 rules/march_of_progress/rules.yaml:244:15\n1013 rules/march_of_progress/rules.yaml:245:19\n1016 rules/march_of_progress/rules.yaml:248:11\n1020 rules/march_of_progress/rules.yaml:273:7\n1025 rules/march_of_progress/rules.yaml:274:11\n1026 rules/march_of_progress/rules.yaml:275:7\n1042 rules/march_of_progress/rules.yaml:264:7\n1061 rules/march_of_progress/rules.yaml:265:11\n1065 rules/march_of_progress/rules.yaml:257:7\n1070 rules/march_of_progress/flow.yaml:105:7\n1071 rules/march_of_progress/flow.yaml:106:11\n1072 rules/march_of_progress/flow.yaml:107:11\n1075 rules/march_of_progress/flow.yaml:109:15\n1076 rules/march_of_progress/flow.yaml:110:19\n1077 rules/march_of_progress/flow.yaml:111:11\n1078 rules/march_of_progress/flow.yaml:112:15\n1079 rules/march_of_progress/flow.yaml:113:15\n1089 rules/march_of_progress/rules.yaml:216:7\n1094 rules/march_of_progress/rules.yaml:217:7\n1100 rules/march_of_progress/rules.yaml:218:11\n1101 rules/march_of_progress/rules.yaml:219:11\n1102 rules/march_of_progress/rules.yaml:220:15\n1103 rules/march_of_progress/rules.yaml:221:11\n1104 rules/march_of_progress/rules.yaml:222:7\n1109 rules/march_of_progress/rules.yaml:223:11\n1110 rules/march_of_progress/rules.yaml:224:15\n1111 rules/march_of_progress/rules.yaml:225:15\n1112 rules/march_of_progress/rules.yaml:226:19\n1152 rules/march_of_progress/flow.yaml:88:7\n1153 rules/march_of_progress/flow.yaml:90:11\n1157 rules/march_of_progress/flow.yaml:8:7\n1158 rules/march_of_progress/flow.yaml:9:11\n1168 rules/march_of_progress/flow.yaml:32:7\n1178 rules/march_of_progress/flow.yaml:34:11\n1184 rules/march_of_progress/flow.yaml:54:7\n1185 rules/march_of_progress/flow.yaml:55:11\n1186 rules/march_of_progress/flow.yaml:56:11\n1187 rules/march_of_progress/flow.yaml:57:15\n1189 rules/march_of_progress/flow.yaml:59:15\n1190 rules/march_of_progress/flow.yaml:60:15\n1191 rules/march_of_progress/flow.yaml:61:19\n1192 rules/march_of_progress/flow.yaml:62:19\n1194 rules/march_of_progress/flow.yaml:64:19\n1195 rules/march_of_progress/flow.yaml:65:15\n1196 rules/march_of_progress/flow.yaml:66:15\n1222 rules/march_of_progress/rules.yaml:179:7\n1223 rules/march_of_progress/rules.yaml:180:7\n1238 rules/march_of_progress/rules.yaml:181:7\n1239 rules/march_of_progress/rules.yaml:182:11\n1240 rules/march_of_progress/rules.yaml:183:11\n1241 rules/march_of_progress/rules.yaml:184:7\n1250 rules/march_of_progress/rules.yaml:185:7\n1251 rules/march_of_progress/rules.yaml:186:7\n1259 rules/march_of_progress/rules.yaml:187:11\n1270 rules/march_of_progress/rules.yaml:189:11\n1276 rules/march_of_progress/rules.yaml:190:11\n1277 rules/march_of_progress/rules.yaml:191:15\n1278 rules/march_of_progress/rules.yaml:192:15\n1279 rules/march_of_progress/rules.yaml:193:11\n1282 rules/march_of_progress/rules.yaml:194:7\n1283 rules/march_of_progress/rules.yaml:195:7\n1288 rules/march_of_progress/rules.yaml:196:11\n1291 rules/march_of_progress/rules.yaml:197:11\n1299 rules/march_of_progress/rules.yaml:198:15\n1305 rules/march_of_progress/rules.yaml:199:15\n1309 rules/march_of_progress/rules.yaml:200:15\n1310 rules/march_of_progress/rules.yaml:201:15\n1313 rules/march_of_progress/rules.yaml:202:7\n1320 rules/march_of_progress/rules.yaml:203:7\n1348 rules/march_of_progress/cards.yaml:83:7\n1363 rules/march_of_progress/cards.yaml:91:7\n1380 rules/march_of_progress/cards.yaml:69:7\n1386 rules/march_of_progress/cards.yaml:70:7\n1387 rules/march_of_progress/cards.yaml:71:11\n1388 rules/march_of_progress/cards.yaml:72:11\n1389 rules/march_of_progress/cards.yaml:73:7\n1400 rules/march_of_progress/cards.yaml:74:7\n1401 rules/march_of_progress/cards.yaml:75:7\n1414 rules/march_of_progress/cards.yaml:11:7\n1419 rules/march_of_progress/cards.yaml:12:7\n1420 rules/march_of_progress/cards.yaml:13:11\n1421 rules/march_of_progress/cards.yaml:14:11\n1422 rules/march_of_progress/cards.yaml:15:7\n1433 rules/march_of_progress/cards.yaml:16:7\n1434 rules/march_of_progress/cards.yaml:17:11\n1435 rules/march_of_progress/cards.yaml:18:7\n1453 rules/march_of_progress/cards.yaml:19:7\n1471 rules/march_of_progress/cards.yaml:27:7\n1476 rules/march_of_progress/cards.yaml:28:7\n1477 rules/march_of_progress/cards.yaml:29:11\n1478 rules/march_of_progress/cards.yaml:30:11\n1479 rules/march_of_progress/cards.yaml:31:7\n1490 rules/march_of_progress/cards.yaml:32:7\n1491 rules/march_of_progress/cards.yaml:33:7\n1492 rules/march_of_progress/cards.yaml:34:11\n1493 rules/march_of_progress/cards.yaml:35:7\n1494 rules/march_of_progress/cards.yaml:36:7\n1497 rules/march_of_progress/cards.yaml:37:7\n1505 rules/march_of_progress/cards.yaml:38:11\n1518 rules/march_of_progress/cards.yaml:39:11\n1519 rules/march_of_progress/cards.yaml:40:15\n1525 rules/march_of_progress/cards.yaml:41:7\n1538 rules/march_of_progress/cards.yaml:42:7\n1539 rules/march_of_progress/cards.yaml:43:11\n1544 rules/march_of_progress/cards.yaml:116:7\n1545 rules/march_of_progress/cards.yaml:117:11\n1547 rules/march_of_progress/cards.yaml:119:11\n1548 rules/march_of_progress/cards.yaml:120:7\n1551 rules/march_of_progress/cards.yaml:121:7\n1554 rules/march_of_progress/cards.yaml:122:7\n1567 rules/march_of_progress/cards.yaml:99:7\n1573 rules/march_of_progress/cards.yaml:100:7\n1574 rules/march_of_progress/cards.yaml:101:11\n1575 rules/march_of_progress/cards.yaml:102:11\n1576 rules/march_of_progress/cards.yaml:103:7\n1587 rules/march_of_progress/cards.yaml:104:7\n1590 rules/march_of_progress/cards.yaml:105:7\n1592 rules/march_of_progress/cards.yaml:106:7\n1612 rules/march_of_progress/rules.yaml:233:7\n1613 rules/march_of_progress/rules.yaml:234:7\n1619 rules/march_of_progress/rules.yaml:235:7\n1626 rules/march_of_progress/rules.yaml:236:7\n1627 rules/march_of_progress/rules.yaml:237:7\n1630 rules/march_of_progress/rules.yaml:238:7\n1631 rules/march_of_progress/rules.yaml:239:7\n1638 rules/march_of_progress/rules.yaml:240:11\n1642 rules/march_of_progress/rules.yaml:242:11\n1649 rules/march_of_progress/rules.yaml:243:11\n1652 rules/march_of_progress/rules.yaml:244:15\n1657 rules/march_of_progress/rules.yaml:245:19\n1659 rules/march_of_progress/rules.yaml:246:19\n1662 rules/march_of_progress/rules.yaml:248:11\n1675 rules/march_of_progress/rules.yaml:273:7\n1680 rules/march_of_progress/rules.yaml:274:11\n1681 rules/march_of_progress/rules.yaml:275:7\n1701 rules/march_of_progress/rules.yaml:264:7\n1720 rules/march_of_progress/rules.yaml:265:11\n1721 rules/march_of_progress/rules.yaml:266:7\n1728 rules/march_of_progress/rules.yaml:257:7\n1744 rules/march_of_progress/flow.yaml:105:7\n1749 rules/march_of_progress/flow.yaml:106:11\n1750 rules/march_of_progress/flow.yaml:107:11\n1770 rules/march_of_progress/flow.yaml:109:15\n1771 rules/march_of_progress/flow.yaml:110:19\n1772 rules/march_of_progress/flow.yaml:111:11\n1773 rules/march_of_progress/flow.yaml:112:15\n1774 rules/march_of_progress/flow.yaml:113:15\n1779 rules/march_of_progress/flow.yaml:114:11\n1811 rules/march_of_progress/rules.yaml:216:7\n1817 rules/march_of_progress/rules.yaml:217:7\n1832 rules/march_of_progress/rules.yaml:218:11\n1833 rules/march_of_progress/rules.yaml:219:11\n1841 rules/march_of_progress/rules.yaml:220:15\n1856 rules/march_of_progress/rules.yaml:221:11\n1859 rules/march_of_progress/rules.yaml:222:7\n1876 rules/march_of_progress/rules.yaml:223:11\n1885 rules/march_of_progress/rules.yaml:224:15\n1898 rules/march_of_progress/rules.yaml:225:15\n1899 rules/march_of_progress/rules.yaml:226:19\n1917 rules/march_of_progress/flow.yaml:88:7\n1931 rules/march_of_progress/flow.yaml:89:11\n1932 rules/march_of_progress/flow.yaml:90:11\n1942 rules/march_of_progress/flow.yaml:8:7\n1943 rules/march_of_progress/flow.yaml:9:11\n1961 rules/march_of_progress/flow.yaml:32:7\n1982 rules/march_of_progress/flow.yaml:34:11\n1985 rules/march_of_progress/flow.yaml:35:11\n1986 rules/march_of_progress/flow.yaml:36:7\n2002 rules/march_of_progress/flow.yaml:54:7\n2016 rules/march_of_progress/flow.yaml:55:11\n2017 rules/march_of_progress/flow.yaml:56:11\n2025 rules/march_of_progress/flow.yaml:57:15\n2030 rules/march_of_progress/flow.yaml:59:15\n2031 rules/march_of_progress/flow.yaml:60:15\n2041 rules/march_of_progress/flow.yaml:61:19\n2054 rules/march_of_progress/flow.yaml:62:19\n2060 rules/march_of_progress/flow.yaml:64:19\n2075 rules/march_of_progress/flow.yaml:65:15\n2082 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "437 rules/march_of_progress/rules.yaml:126:7\n448 rules/march_of_progress/rules.yaml:27:7\n457 rules/march_of_progress/rules.yaml:20:7\n466 rules/march_of_progress/rules.yaml:72:7\n467 rules/march_of_progress/rules.yaml:73:11\n468 rules/march_of_progress/rules.yaml:74:15\n469 rules/march_of_progress/rules.yaml:75:11\n470 rules/march_of_progress/rules.yaml:76:7\n474 rules/march_of_progress/rules.yaml:118:7\n479 rules/march_of_progress/rules.yaml:43:7\n480 rules/march_of_progress/rules.yaml:44:11\n497 rules/march_of_progress/rules.yaml:45:7\n498 rules/march_of_progress/rules.yaml:46:11\n507 rules/march_of_progress/rules.yaml:47:7\n516 rules/march_of_progress/rules.yaml:108:7\n521 rules/march_of_progress/rules.yaml:64:7\n530 rules/march_of_progress/rules.yaml:13:7\n540 rules/march_of_progress/rules.yaml:55:7\n552 rules/march_of_progress/rules.yaml:56:11\n553 rules/march_of_progress/rules.yaml:57:7\n558 rules/march_of_progress/rules.yaml:35:7\n568 rules/march_of_progress/cards.yaml:113:15\n573 rules/march_of_progress/rules.yaml:92:7\n581 rules/march_of_progress/rules.yaml:84:7\n586 rules/march_of_progress/rules.yaml:136:7\n587 rules/march_of_progress/rules.yaml:137:11\n592 rules/march_of_progress/rules.yaml:138:7\n602 rules/march_of_progress/rules.yaml:100:7\n607 rules/march_of_progress/rules.yaml:288:7\n608 rules/march_of_progress/rules.yaml:289:11\n618 rules/march_of_progress/rules.yaml:290:11\n619 rules/march_of_progress/rules.yaml:291:15\n621 rules/march_of_progress/rules.yaml:292:15\n622 rules/march_of_progress/rules.yaml:293:19\n629 rules/march_of_progress/rules.yaml:294:19\n634 rules/march_of_progress/rules.yaml:295:19\n635 rules/march_of_progress/rules.yaml:296:19\n636 rules/march_of_progress/rules.yaml:297:19\n641 rules/march_of_progress/rules.yaml:298:19\n642 rules/march_of_progress/rules.yaml:299:19\n643 rules/march_of_progress/rules.yaml:300:19\n644 rules/march_of_progress/rules.yaml:301:19\n645 rules/march_of_progress/rules.yaml:302:19\n646 rules/march_of_progress/rules.yaml:303:23\n649 rules/march_of_progress/rules.yaml:305:23\n652 rules/march_of_progress/rules.yaml:307:23\n654 rules/march_of_progress/rules.yaml:308:19\n655 rules/march_of_progress/rules.yaml:309:23\n658 rules/march_of_progress/rules.yaml:311:23\n661 rules/march_of_progress/rules.yaml:313:23\n667 rules/march_of_progress/cards.yaml:51:7\n672 rules/march_of_progress/cards.yaml:52:7\n673 rules/march_of_progress/cards.yaml:53:11\n676 rules/march_of_progress/cards.yaml:55:11\n684 rules/march_of_progress/cards.yaml:57:11\n687 rules/march_of_progress/cards.yaml:59:11\n688 rules/march_of_progress/cards.yaml:60:11\n689 rules/march_of_progress/cards.yaml:61:11\n694 rules/march_of_progress/rules.yaml:170:7\n695 rules/march_of_progress/rules.yaml:171:7\n696 rules/march_of_progress/rules.yaml:172:7\n701 rules/march_of_progress/flow.yaml:97:7\n707 rules/march_of_progress/flow.yaml:98:11\n708 rules/march_of_progress/flow.yaml:99:11\n717 rules/march_of_progress/flow.yaml:81:7\n722 rules/march_of_progress/flow.yaml:82:7\n728 rules/march_of_progress/rules.yaml:146:7\n729 rules/march_of_progress/rules.yaml:147:7\n731 rules/march_of_progress/rules.yaml:148:7\n733 rules/march_of_progress/rules.yaml:149:7\n734 rules/march_of_progress/rules.yaml:150:11\n737 rules/march_of_progress/rules.yaml:152:11\n743 rules/march_of_progress/rules.yaml:159:7\n744 rules/march_of_progress/rules.yaml:160:7\n745 rules/march_of_progress/rules.yaml:161:7\n746 rules/march_of_progress/rules.yaml:162:7\n747 rules/march_of_progress/rules.yaml:163:7\n753 rules/march_of_progress/flow.yaml:15:7\n754 rules/march_of_progress/flow.yaml:16:7\n755 rules/march_of_progress/flow.yaml:17:7\n756 rules/march_of_progress/flow.yaml:18:7\n757 rules/march_of_progress/flow.yaml:19:7\n759 rules/march_of_progress/flow.yaml:20:7\n764 rules/march_of_progress/flow.yaml:21:11\n765 rules/march_of_progress/flow.yaml:22:11\n766 rules/march_of_progress/flow.yaml:23:11\n768 rules/march_of_progress/flow.yaml:24:7\n769 rules/march_of_progress/flow.yaml:25:7\n774 rules/march_of_progress/flow.yaml:72:7\n775 rules/march_of_progress/flow.yaml:73:11\n782 rules/march_of_progress/flow.yaml:42:7\n783 rules/march_of_progress/flow.yaml:43:11\n784 rules/march_of_progress/flow.yaml:44:15\n788 rules/march_of_progress/flow.yaml:45:15\n850 rules/march_of_progress/rules.yaml:179:7\n851 rules/march_of_progress/rules.yaml:180:7\n869 rules/march_of_progress/rules.yaml:181:7\n870 rules/march_of_progress/rules.yaml:183:11\n871 rules/march_of_progress/rules.yaml:184:7\n883 rules/march_of_progress/rules.yaml:185:7\n884 rules/march_of_progress/rules.yaml:186:7\n885 rules/march_of_progress/rules.yaml:187:11\n887 rules/march_of_progress/rules.yaml:189:11\n888 rules/march_of_progress/rules.yaml:190:11\n889 rules/march_of_progress/rules.yaml:192:15\n890 rules/march_of_progress/rules.yaml:193:11\n891 rules/march_of_progress/rules.yaml:194:7\n892 rules/march_of_progress/rules.yaml:195:7\n893 rules/march_of_progress/rules.yaml:196:11\n896 rules/march_of_progress/rules.yaml:197:11\n897 rules/march_of_progress/rules.yaml:198:15\n898 rules/march_of_progress/rules.yaml:199:15\n902 rules/march_of_progress/rules.yaml:201:15\n903 rules/march_of_progress/rules.yaml:202:7\n904 rules/march_of_progress/rules.yaml:203:7\n908 rules/march_of_progress/cards.yaml:83:7\n912 rules/march_of_progress/cards.yaml:91:7\n917 rules/march_of_progress/cards.yaml:69:7\n922 rules/march_of_progress/cards.yaml:70:7\n923 rules/march_of_progress/cards.yaml:72:11\n924 rules/march_of_progress/cards.yaml:73:7\n925 rules/march_of_progress/cards.yaml:74:7\n930 rules/march_of_progress/cards.yaml:11:7\n935 rules/march_of_progress/cards.yaml:12:7\n936 rules/march_of_progress/cards.yaml:14:11\n937 rules/march_of_progress/cards.yaml:15:7\n938 rules/march_of_progress/cards.yaml:16:7\n939 rules/march_of_progress/cards.yaml:17:11\n940 rules/march_of_progress/cards.yaml:18:7\n941 rules/march_of_progress/cards.yaml:19:7\n946 rules/march_of_progress/cards.yaml:27:7\n951 rules/march_of_progress/cards.yaml:28:7\n952 rules/march_of_progress/cards.yaml:30:11\n953 rules/march_of_progress/cards.yaml:31:7\n954 rules/march_of_progress/cards.yaml:32:7\n955 rules/march_of_progress/cards.yaml:33:7\n956 rules/march_of_progress/cards.yaml:34:11\n957 rules/march_of_progress/cards.yaml:35:7\n958 rules/march_of_progress/cards.yaml:36:7\n968 rules/march_of_progress/cards.yaml:37:7\n969 rules/march_of_progress/cards.yaml:38:11\n970 rules/march_of_progress/cards.yaml:39:11\n971 rules/march_of_progress/cards.yaml:40:15\n972 rules/march_of_progress/cards.yaml:41:7\n973 rules/march_of_progress/cards.yaml:42:7\n974 rules/march_of_progress/cards.yaml:43:11\n978 rules/march_of_progress/cards.yaml:116:7\n981 rules/march_of_progress/cards.yaml:119:11\n982 rules/march_of_progress/cards.yaml:120:7\n985 rules/march_of_progress/cards.yaml:121:7\n992 rules/march_of_progress/cards.yaml:99:7\n998 rules/march_of_progress/cards.yaml:100:7\n999 rules/march_of_progress/cards.yaml:102:11\n1000 rules/march_of_progress/cards.yaml:103:7\n1001 rules/march_of_progress/cards.yaml:104:7\n1004 rules/march_of_progress/cards.yaml:105:7\n1010 rules/march_of_progress/rules.yaml:233:7\n1011 rules/march_of_progress/rules.yaml:234:7\n1017 rules/march_of_progress/rules.yaml:235:7\n1018 rules/march_of_progress/rules.yaml:236:7\n1019 rules/march_of_progress/rules.yaml:237:7\n1022 rules/march_of_progress/rules.yaml:239:7\n1023 rules/march_of_progress/rules.yaml:240:11\n1025 rules/march_of_progress/rules.yaml:242:11\n1026 rules/march_of_progress/rules.yaml:243:11\n1029 rules/march_of_progress/rules.yaml:244:15\n1038 rules/march_of_progress/rules.yaml:245:19\n1041 rules/march_of_progress/rules.yaml:248:11\n1046 rules/march_of_progress/rules.yaml:273:7\n1051 rules/march_of_progress/rules.yaml:274:11\n1052 rules/march_of_progress/rules.yaml:275:7\n1069 rules/march_of_progress/rules.yaml:264:7\n1088 rules/march_of_progress/rules.yaml:265:11\n1092 rules/march_of_progress/rules.yaml:257:7\n1097 rules/march_of_progress/flow.yaml:105:7\n1098 rules/march_of_progress/flow.yaml:106:11\n1099 rules/march_of_progress/flow.yaml:107:11\n1102 rules/march_of_progress/flow.yaml:109:15\n1103 rules/march_of_progress/flow.yaml:110:19\n1104 rules/march_of_progress/flow.yaml:111:11\n1105 rules/march_of_progress/flow.yaml:112:15\n1106 rules/march_of_progress/flow.yaml:113:15\n1117 rules/march_of_progress/rules.yaml:216:7\n1122 rules/march_of_progress/rules.yaml:217:7\n1128 rules/march_of_progress/rules.yaml:218:11\n1129 rules/march_of_progress/rules.yaml:219:11\n1130 rules/march_of_progress/rules.yaml:220:15\n1131 rules/march_of_progress/rules.yaml:221:11\n1132 rules/march_of_progress/rules.yaml:222:7\n1137 rules/march_of_progress/rules.yaml:223:11\n1138 rules/march_of_progress/rules.yaml:224:15\n1139 rules/march_of_progress/rules.yaml:225:15\n1140 rules/march_of_progress/rules.yaml:226:19\n1180 rules/march_of_progress/flow.yaml:88:7\n1181 rules/march_of_progress/flow.yaml:90:11\n1185 rules/march_of_progress/flow.yaml:8:7\n1186 rules/march_of_progress/flow.yaml:9:11\n1196 rules/march_of_progress/flow.yaml:32:7\n1206 rules/march_of_progress/flow.yaml:34:11\n1212 rules/march_of_progress/flow.yaml:54:7\n1213 rules/march_of_progress/flow.yaml:55:11\n1214 rules/march_of_progress/flow.yaml:56:11\n1215 rules/march_of_progress/flow.yaml:57:15\n1217 rules/march_of_progress/flow.yaml:59:15\n1218 rules/march_of_progress/flow.yaml:60:15\n1219 rules/march_of_progress/flow.yaml:61:19\n1220 rules/march_of_progress/flow.yaml:62:19\n1222 rules/march_of_progress/flow.yaml:64:19\n1223 rules/march_of_progress/flow.yaml:65:15\n1224 rules/march_of_progress/flow.yaml:66:15\n1250 rules/march_of_progress/rules.yaml:179:7\n1251 rules/march_of_progress/rules.yaml:180:7\n1266 rules/march_of_progress/rules.yaml:181:7\n1267 rules/march_of_progress/rules.yaml:182:11\n1268 rules/march_of_progress/rules.yaml:183:11\n1269 rules/march_of_progress/rules.yaml:184:7\n1282 rules/march_of_progress/rules.yaml:185:7\n1283 rules/march_of_progress/rules.yaml:186:7\n1291 rules/march_of_progress/rules.yaml:187:11\n1302 rules/march_of_progress/rules.yaml:189:11\n1308 rules/march_of_progress/rules.yaml:190:11\n1309 rules/march_of_progress/rules.yaml:191:15\n1310 rules/march_of_progress/rules.yaml:192:15\n1311 rules/march_of_progress/rules.yaml:193:11\n1314 rules/march_of_progress/rules.yaml:194:7\n1315 rules/march_of_progress/rules.yaml:195:7\n1320 rules/march_of_progress/rules.yaml:196:11\n1323 rules/march_of_progress/rules.yaml:197:11\n1331 rules/march_of_progress/rules.yaml:198:15\n1337 rules/march_of_progress/rules.yaml:199:15\n1341 rules/march_of_progress/rules.yaml:200:15\n1342 rules/march_of_progress/rules.yaml:201:15\n1345 rules/march_of_progress/rules.yaml:202:7\n1352 rules/march_of_progress/rules.yaml:203:7\n1380 rules/march_of_progress/cards.yaml:83:7\n1395 rules/march_of_progress/cards.yaml:91:7\n1413 rules/march_of_progress/cards.yaml:69:7\n1418 rules/march_of_progress/cards.yaml:70:7\n1419 rules/march_of_progress/cards.yaml:71:11\n1420 rules/march_of_progress/cards.yaml:72:11\n1421 rules/march_of_progress/cards.yaml:73:7\n1432 rules/march_of_progress/cards.yaml:74:7\n1433 rules/march_of_progress/cards.yaml:75:7\n1447 rules/march_of_progress/cards.yaml:11:7\n1452 rules/march_of_progress/cards.yaml:12:7\n1453 rules/march_of_progress/cards.yaml:13:11\n1454 rules/march_of_progress/cards.yaml:14:11\n1455 rules/march_of_progress/cards.yaml:15:7\n1466 rules/march_of_progress/cards.yaml:16:7\n1467 rules/march_of_progress/cards.yaml:17:11\n1468 rules/march_of_progress/cards.yaml:18:7\n1486 rules/march_of_progress/cards.yaml:19:7\n1505 rules/march_of_progress/cards.yaml:27:7\n1510 rules/march_of_progress/cards.yaml:28:7\n1511 rules/march_of_progress/cards.yaml:29:11\n1512 rules/march_of_progress/cards.yaml:30:11\n1513 rules/march_of_progress/cards.yaml:31:7\n1524 rules/march_of_progress/cards.yaml:32:7\n1525 rules/march_of_progress/cards.yaml:33:7\n1526 rules/march_of_progress/cards.yaml:34:11\n1527 rules/march_of_progress/cards.yaml:35:7\n1528 rules/march_of_progress/cards.yaml:36:7\n1538 rules/march_of_progress/cards.yaml:37:7\n1546 rules/march_of_progress/cards.yaml:38:11\n1559 rules/march_of_progress/cards.yaml:39:11\n1560 rules/march_of_progress/cards.yaml:40:15\n1566 rules/march_of_progress/cards.yaml:41:7\n1579 rules/march_of_progress/cards.yaml:42:7\n1580 rules/march_of_progress/cards.yaml:43:11\n1585 rules/march_of_progress/cards.yaml:116:7\n1586 rules/march_of_progress/cards.yaml:117:11\n1588 rules/march_of_progress/cards.yaml:119:11\n1589 rules/march_of_progress/cards.yaml:120:7\n1592 rules/march_of_progress/cards.yaml:121:7\n1595 rules/march_of_progress/cards.yaml:122:7\n1608 rules/march_of_progress/cards.yaml:99:7\n1614 rules/march_of_progress/cards.yaml:100:7\n1615 rules/march_of_progress/cards.yaml:101:11\n1616 rules/march_of_progress/cards.yaml:102:11\n1617 rules/march_of_progress/cards.yaml:103:7\n1628 rules/march_of_progress/cards.yaml:104:7\n1631 rules/march_of_progress/cards.yaml:105:7\n1633 rules/march_of_progress/cards.yaml:106:7\n1654 rules/march_of_progress/rules.yaml:233:7\n1655 rules/march_of_progress/rules.yaml:234:7\n1665 rules/march_of_progress/rules.yaml:235:7\n1672 rules/march_of_progress/rules.yaml:236:7\n1673 rules/march_of_progress/rules.yaml:237:7\n1676 rules/march_of_progress/rules.yaml:238:7\n1677 rules/march_of_progress/rules.yaml:239:7\n1684 rules/march_of_progress/rules.yaml:240:11\n1688 rules/march_of_progress/rules.yaml:242:11\n1695 rules/march_of_progress/rules.yaml:243:11\n1698 rules/march_of_progress/rules.yaml:244:15\n1707 rules/march_of_progress/rules.yaml:245:19\n1709 rules/march_of_progress/rules.yaml:246:19\n1712 rules/march_of_progress/rules.yaml:248:11\n1726 rules/march_of_progress/rules.yaml:273:7\n1735 rules/march_of_progress/rules.yaml:274:11\n1736 rules/march_of_progress/rules.yaml:275:7\n1757 rules/march_of_progress/rules.yaml:264:7\n1784 rules/march_of_progress/rules.yaml:265:11\n1785 rules/march_of_progress/rules.yaml:266:7\n1792 rules/march_of_progress/rules.yaml:257:7\n1808 rules/march_of_progress/flow.yaml:105:7\n1813 rules/march_of_progress/flow.yaml:106:11\n1814 rules/march_of_progress/flow.yaml:107:11\n1834 rules/march_of_progress/flow.yaml:109:15\n1835 rules/march_of_progress/flow.yaml:110:19\n1836 rules/march_of_progress/flow.yaml:111:11\n1837 rules/march_of_progress/flow.yaml:112:15\n1838 rules/march_of_progress/flow.yaml:113:15\n1843 rules/march_of_progress/flow.yaml:114:11\n1876 rules/march_of_progress/rules.yaml:216:7\n1886 rules/march_of_progress/rules.yaml:217:7\n1905 rules/march_of_progress/rules.yaml:218:11\n1906 rules/march_of_progress/rules.yaml:219:11\n1914 rules/march_of_progress/rules.yaml:220:15\n1929 rules/march_of_progress/rules.yaml:221:11\n1932 rules/march_of_progress/rules.yaml:222:7\n1953 rules/march_of_progress/rules.yaml:223:11\n1962 rules/march_of_progress/rules.yaml:224:15\n1975 rules/march_of_progress/rules.yaml:225:15\n1976 rules/march_of_progress/rules.yaml:226:19\n1994 rules/march_of_progress/flow.yaml:88:7\n2008 rules/march_of_progress/flow.yaml:89:11\n2009 rules/march_of_progress/flow.yaml:90:11\n2019 rules/march_of_progress/flow.yaml:8:7\n2020 rules/march_of_progress/flow.yaml:9:11\n2038 rules/march_of_progress/flow.yaml:32:7\n2059 rules/march_of_progress/flow.yaml:34:11\n2062 rules/march_of_progress/flow.yaml:35:11\n2063 rules/march_of_progress/flow.yaml:36:7\n2080 rules/march_of_progress/flow.yaml:54:7\n2094 rules/march_of_progress/flow.yaml:55:11\n2095 rules/march_of_progress/flow.yaml:56:11\n2103 rules/march_of_progress/flow.yaml:57:15\n2108 rules/march_of_progress/flow.yaml:59:15\n2109 rules/march_of_progress/flow.yaml:60:15\n2119 rules/march_of_progress/flow.yaml:61:19\n2132 rules/march_of_progress/flow.yaml:62:19\n2138 rules/march_of_progress/flow.yaml:64:19\n2153 rules/march_of_progress/flow.yaml:65:15\n2160 rules/march_of_progress/flow.yaml:66:15"

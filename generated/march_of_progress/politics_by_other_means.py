@@ -25,6 +25,7 @@ from .engine import (
     _tabulate,
     _take,
     _uniq,
+    _unref,
     _wait,
 )
 
@@ -76,11 +77,11 @@ E_PARTISANS_OPTION: tuple[Any, ...] = ("place_cube", "take_cubes")
 SIZE: int = 63
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (37,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
     ("g.propaganda_level", 15, 1, "int", None, "all", False, 1, 6, (1,)),
     ("g.propaganda_due", 16, 1, "bool", None, "all", False, None, None, (False,)),
     ("g.neutral_die_before", 17, 1, "int", None, "all", False, None, None, (0,)),
-    ("g.militia_for", 18, 1, "ref", "player", "all", True, None, None, (None,)),
+    ("g.militia_for", 18, 1, "ref", "player", "all", True, None, None, (-1,)),
     ("g.militia_used", 19, 1, "bool", None, "all", False, None, None, (False,)),
     ("g.militia_in_neutral", 20, 1, "bool", None, "all", False, None, None, (False,)),
     ("p.vp", 21, 3, "int", None, "all", False, 0, None, (0,) * 3),
@@ -91,7 +92,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.discard", 36, 3, "set", "card", "all", False, None, None, (0,) * 3),
     ("e.country.vp_die", 39, 3, "int", None, "all", False, 0, (3, 2, 3), (3, 2, 3)),
     ("e.country.cubes", 42, 3, "int", None, "all", False, 0, None, (0,) * 3),
-    ("e.army.location", 45, 6, "ref", "country", "all", True, None, None, (None,) * 6),
+    ("e.army.location", 45, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
     ("e.army.fortified", 51, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 57, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
@@ -297,9 +298,10 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_armies_in_neutral(self, S: list[Any]) -> int:
         """How many armies stand in the neutral country. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:89:5]"""
+        N: list[int] = S
         _w1 = 0
         for v_a in self.all_army:
-            if S[self.o_e_army__location + v_a] == self.k_country__neutral:
+            if N[self.o_e_army__location + v_a] == self.k_country__neutral:
                 _w1 += 1
         return _w1
 
@@ -312,7 +314,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if _w2:
             _w1 = False
             for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
-                if S[self.o_e_army__location + v_a__1] == self.k_country__neutral:
+                if N[self.o_e_army__location + v_a__1] == self.k_country__neutral:
                     _w1 = True
                     break
             _w2 = not _w1
@@ -344,16 +346,17 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_side_total(self, S: list[Any], v_p: int, v_where: int, v_defending: bool) -> int:
         """The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:131:5]"""
-        v_militia_bonus = 1 if S[self.o_g_militia_for] == v_p else 0
+        N: list[int] = S
+        v_militia_bonus = 1 if N[self.o_g_militia_for] == v_p else 0
         if v_defending:
             _w1 = 0
             for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
-                if S[self.o_e_army__location + v_a] == v_where:
+                if N[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where) + v_militia_bonus
         _w2 = 0
         for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
-            if S[self.o_e_army__location + v_a_2] == v_where and (
+            if N[self.o_e_army__location + v_a_2] == v_where and (
                 not S[self.o_e_army__fortified + v_a_2]
             ):
                 _w2 += self.f_army_value(S, v_a_2, False)
@@ -418,7 +421,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         S[self.o_g_propaganda_due] = False
         S[self.o_g_militia_used] = False
         S[self.o_g_militia_in_neutral] = False
-        S[self.o_g_militia_for] = None
+        S[self.o_g_militia_for] = -1
 
     def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -524,7 +527,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         N: list[int] = S
-        S[self.o_g_militia_for] = None
+        S[self.o_g_militia_for] = -1
         if (
             not S[self.o_g_militia_used]
             and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
@@ -534,19 +537,20 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             )
             v_side = _pick_optional(R, _uniq([v_att, v_foe]))
             if v_side is not None:
-                S[self.o_g_militia_for] = v_side
+                S[self.o_g_militia_for] = _unref(v_side)
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
-        S[self.o_g_militia_for] = None
+        S[self.o_g_militia_for] = -1
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
+        N: list[int] = S
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
-            if S[self.o_e_army__location + v_a] == v_where
+            if N[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
@@ -564,7 +568,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _w1 = False
                 for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
-                        S[self.o_e_army__location + v_a_2] == v_where
+                        N[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
                     ):
                         _w1 = True
@@ -816,7 +820,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if F is not None and (pc < 0 or not (0x2C >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            S[self.o_g_militia_for] = None
+            S[self.o_g_militia_for] = -1
             if (
                 not S[self.o_g_militia_used]
                 and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
@@ -845,7 +849,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 F = None
             v_side = v
             if v_side is not None:
-                S[self.o_g_militia_for] = v_side
+                S[self.o_g_militia_for] = _unref(v_side)
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
                 _log(S, 57, (self.k_player__neutral_player, v_side, v_where))
@@ -857,13 +861,14 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if pc == 5:
             if F is not None:
                 F = None
-            S[self.o_g_militia_for] = None
+            S[self.o_g_militia_for] = -1
             return None
 
     def r_combat__rules(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
+        N: list[int] = S
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -877,7 +882,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             v_attackers = [
                 v_a
                 for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
-                if S[self.o_e_army__location + v_a] == v_where
+                if (
+                    S[self.o_e_army__location + v_a] == v_where
+                    if v_where is not None
+                    else N[self.o_e_army__location + v_a] < 0
+                )
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if self.r_defence_bonus(S, None, None, v_foe, v_where) is SUSPEND:
@@ -914,7 +923,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 v_attackers
             ) > 0:
                 if not any(
-                    S[self.o_e_army__location + v_a_2] == v_where
+                    (
+                        S[self.o_e_army__location + v_a_2] == v_where
+                        if v_where is not None
+                        else N[self.o_e_army__location + v_a_2] < 0
+                    )
                     and S[self.o_e_army__on_capital + v_a_2]
                     for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
@@ -1134,4 +1147,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "291 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n309 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n310 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n311 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n320 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n321 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n339 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n347 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n348 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n365 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n366 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n367 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n381 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n387 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n388 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n398 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n419 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n421 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n484 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n485 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n486 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n487 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n488 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n493 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n494 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n495 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n500 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n502 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n511 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n512 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n515 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n519 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n521 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n527 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n536 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n537 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n538 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n539 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n540 rules/march_of_progress/rules.yaml:228:3\n541 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n545 rules/march_of_progress/rules.yaml:233:7\n546 rules/march_of_progress/rules.yaml:234:7\n552 rules/march_of_progress/rules.yaml:235:7\n553 rules/march_of_progress/rules.yaml:236:7\n554 rules/march_of_progress/rules.yaml:237:7\n557 rules/march_of_progress/rules.yaml:239:7\n558 rules/march_of_progress/rules.yaml:240:11\n560 rules/march_of_progress/rules.yaml:242:11\n561 rules/march_of_progress/rules.yaml:243:11\n564 rules/march_of_progress/rules.yaml:244:15\n573 rules/march_of_progress/rules.yaml:245:19\n576 rules/march_of_progress/rules.yaml:248:11\n581 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n586 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n590 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n592 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n639 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n640 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n641 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n645 rules/march_of_progress/flow.yaml:84:3\n646 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n652 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n656 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n661 rules/march_of_progress/flow.yaml:88:7\n662 rules/march_of_progress/flow.yaml:90:11\n666 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n676 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n681 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n691 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n703 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n711 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n717 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n722 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n728 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n730 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n746 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n747 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n748 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n749 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n751 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n752 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n753 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n754 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n755 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n756 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n767 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n768 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n770 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n786 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n792 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n793 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n794 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n798 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n801 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n802 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n819 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n820 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n828 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n829 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n847 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n848 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n849 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n850 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n851 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n854 rules/march_of_progress/rules.yaml:228:3\n860 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n876 rules/march_of_progress/rules.yaml:233:7\n877 rules/march_of_progress/rules.yaml:234:7\n883 rules/march_of_progress/rules.yaml:235:7\n890 rules/march_of_progress/rules.yaml:236:7\n891 rules/march_of_progress/rules.yaml:237:7\n894 rules/march_of_progress/rules.yaml:238:7\n895 rules/march_of_progress/rules.yaml:239:7\n902 rules/march_of_progress/rules.yaml:240:11\n906 rules/march_of_progress/rules.yaml:242:11\n913 rules/march_of_progress/rules.yaml:243:11\n916 rules/march_of_progress/rules.yaml:244:15\n921 rules/march_of_progress/rules.yaml:245:19\n923 rules/march_of_progress/rules.yaml:246:19\n926 rules/march_of_progress/rules.yaml:248:11\n946 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n964 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n968 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n970 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n972 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n983 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n984 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n987 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n990 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n991 rules/march_of_progress/flow.yaml:84:3\n998 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1004 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1008 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1023 rules/march_of_progress/flow.yaml:88:7\n1037 rules/march_of_progress/flow.yaml:89:11\n1038 rules/march_of_progress/flow.yaml:90:11\n1048 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1049 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1060 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1082 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1103 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1106 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1107 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"
+_ORIGINS = "292 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n302 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n311 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n312 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n313 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n322 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n323 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n332 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n341 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n351 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n357 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n368 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n375 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n382 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n384 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n390 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n391 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n421 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n422 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n423 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n424 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n487 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n488 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n490 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n491 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n502 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n504 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n506 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n514 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n515 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n518 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n522 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n524 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n530 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n531 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n538 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n539 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n540 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n541 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n542 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n543 rules/march_of_progress/rules.yaml:228:3\n544 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n549 rules/march_of_progress/rules.yaml:233:7\n550 rules/march_of_progress/rules.yaml:234:7\n556 rules/march_of_progress/rules.yaml:235:7\n557 rules/march_of_progress/rules.yaml:236:7\n558 rules/march_of_progress/rules.yaml:237:7\n561 rules/march_of_progress/rules.yaml:239:7\n562 rules/march_of_progress/rules.yaml:240:11\n564 rules/march_of_progress/rules.yaml:242:11\n565 rules/march_of_progress/rules.yaml:243:11\n568 rules/march_of_progress/rules.yaml:244:15\n577 rules/march_of_progress/rules.yaml:245:19\n580 rules/march_of_progress/rules.yaml:248:11\n585 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n590 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n596 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n643 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n645 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n648 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n649 rules/march_of_progress/flow.yaml:84:3\n650 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n656 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n660 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n665 rules/march_of_progress/flow.yaml:88:7\n666 rules/march_of_progress/flow.yaml:90:11\n670 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n671 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n680 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n685 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n695 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n707 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n715 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n721 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n726 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n732 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n734 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n750 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n751 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n752 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n753 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n755 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n756 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n757 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n758 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n759 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n760 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n771 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n772 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n774 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n790 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n797 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n798 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n802 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n805 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n806 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n808 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n823 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n824 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n833 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n851 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n852 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n853 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n854 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n855 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n858 rules/march_of_progress/rules.yaml:228:3\n864 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n881 rules/march_of_progress/rules.yaml:233:7\n882 rules/march_of_progress/rules.yaml:234:7\n892 rules/march_of_progress/rules.yaml:235:7\n899 rules/march_of_progress/rules.yaml:236:7\n900 rules/march_of_progress/rules.yaml:237:7\n903 rules/march_of_progress/rules.yaml:238:7\n904 rules/march_of_progress/rules.yaml:239:7\n911 rules/march_of_progress/rules.yaml:240:11\n915 rules/march_of_progress/rules.yaml:242:11\n922 rules/march_of_progress/rules.yaml:243:11\n925 rules/march_of_progress/rules.yaml:244:15\n934 rules/march_of_progress/rules.yaml:245:19\n936 rules/march_of_progress/rules.yaml:246:19\n939 rules/march_of_progress/rules.yaml:248:11\n959 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n977 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n981 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n983 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n985 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n996 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n997 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n1000 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n1003 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n1004 rules/march_of_progress/flow.yaml:84:3\n1011 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1017 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1021 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1036 rules/march_of_progress/flow.yaml:88:7\n1050 rules/march_of_progress/flow.yaml:89:11\n1051 rules/march_of_progress/flow.yaml:90:11\n1061 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1062 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1073 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1095 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1116 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1119 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1120 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

@@ -47,7 +47,7 @@ E_COUNTRY_KIND: tuple[Any, ...] = ("home", "neutral")
 SIZE: int = 48
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (35,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
     ("p.vp", 15, 2, "int", None, "all", False, 0, None, (0,) * 2),
     ("p.strength", 17, 2, "int", None, "all", False, 1, 6, (1,) * 2),
     ("p.hand", 19, 2, "set", "card", "owner", False, None, None, (255,) * 2),
@@ -55,7 +55,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.revealed", 23, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("p.discard", 25, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("e.country.vp_die", 27, 3, "int", None, "all", False, 0, (3, 2, 3), (3, 2, 3)),
-    ("e.army.location", 30, 6, "ref", "country", "all", True, None, None, (None,) * 6),
+    ("e.army.location", 30, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
     ("e.army.fortified", 36, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 42, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )

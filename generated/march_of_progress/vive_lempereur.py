@@ -19,7 +19,9 @@ from .engine import (
     _name,
     _pick,
     _pick_optional,
+    _ref,
     _take,
+    _unref,
     _wait,
 )
 
@@ -34,7 +36,7 @@ E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
 SIZE: int = 51
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (42,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
     ("p.vp", 15, 2, "int", None, "all", False, 0, None, (0,) * 2),
     ("p.strength", 17, 2, "int", None, "all", False, 1, 6, (2,) * 2),
     ("p.hand", 19, 2, "set", "card", "owner", False, None, None, (255, 217)),
@@ -43,7 +45,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.discard", 25, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("p.set_aside", 27, 2, "set", "card", "owner", False, None, None, (0, 38)),
     ("e.country.vp_die", 29, 4, "int", None, "all", False, 0, (3, 2, 2, 3), (3, 1, 1, 3)),
-    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (None,) * 6),
+    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
     ("e.army.fortified", 39, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 45, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
@@ -155,12 +157,13 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def f_attack_bonus(self, S: list[Any], v_p: int, v_where: int, v_discarded: Any) -> int:
         """ATTACK+1 adds 1; Napoleon: when France discards the ATTACK card with it, +1 more for each French army in the combat (2 armies at strength 2: 4 + 1 + 2 = 7). (MOP-ATT-03, MOP-ATT-04, MOP-VIVE-RULE-01, MOP-VIVE-SETUP-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:152:5]"""
+        N: list[int] = S
         if v_discarded is None:
             return 0
         if v_p == self.k_player__blue and self.id_card[v_discarded] == "attack":
             _w1 = 0
             for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
-                if S[self.o_e_army__location + v_a] == v_where and (
+                if N[self.o_e_army__location + v_a] == v_where and (
                     not S[self.o_e_army__fortified + v_a]
                 ):
                     _w1 += 1
@@ -174,13 +177,14 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_british_support(self, S: list[Any], v_p: int) -> None:
         """British support: on an Austrian SCORE, if Austria controls Austria and at least 1 Austrian army is outside Austria, Austria gains 1 VP in addition to the normal VPs. (MOP-VIVE-RULE-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:192:5]"""
+        N: list[int] = S
         _w2 = self.f_controls(S, v_p, self.s_p_home[v_p])
         if _w2:
             _w1 = False
             for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if (
-                    S[self.o_e_army__location + v_a] is not None
-                    and S[self.o_e_army__location + v_a] != self.s_p_home[v_p]
+                    N[self.o_e_army__location + v_a] >= 0
+                    and N[self.o_e_army__location + v_a] != self.s_p_home[v_p]
                 ):
                     _w1 = True
                     break
@@ -200,7 +204,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = None
+        S[self.o_e_army__location + v_a] = -1
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -228,8 +232,9 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_flip_initiative(self, S: list[Any]) -> None:
         """The French keep the initiative for the whole game; the card never flips. (MOP-VIVE-SETUP-08) [rules/march_of_progress/scenarios/vive_lempereur.yaml:167:5]"""
+        N: list[int] = S
         if S[_LOG] is not False:
-            _log(S, 56, (S[self.o_g_initiative],))
+            _log(S, 56, (_ref(N[self.o_g_initiative]),))
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         """The French have the initiative for the whole game. (MOP-VIVE-SETUP-08) [rules/march_of_progress/scenarios/vive_lempereur.yaml:101:7]"""
@@ -308,7 +313,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         for v_c in self.ix_country__kind.get("neutral", ()):
             _w2.append(v_c)
         v_where: int = _pick(R, _w2)
-        S[self.o_e_army__location + v_third] = v_where
+        S[self.o_e_army__location + v_third] = _unref(v_where)
 
     def r_army_reform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"
@@ -445,7 +450,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 (v_third,) = F[2:]
                 F = None
             v_where = v
-            S[self.o_e_army__location + v_third] = v_where
+            S[self.o_e_army__location + v_third] = _unref(v_where)
             _log(S, 63, (self.k_player__orange, v_where))
             return None
 
@@ -476,4 +481,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "158 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n160 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n161 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n168 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n173 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n177 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n189 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n191 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n195 rules/march_of_progress/rules.yaml:165:3\n196 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n197 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n199 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n203 rules/march_of_progress/rules.yaml:170:7\n204 rules/march_of_progress/rules.yaml:171:7\n205 rules/march_of_progress/rules.yaml:172:7\n210 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n216 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n217 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n218 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n219 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n227 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n231 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n236 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n243 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n244 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n245 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n246 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n247 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n260 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n261 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n267 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n270 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n274 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n279 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n280 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n295 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n296 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n301 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n302 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n307 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n311 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n322 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n323 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n324 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n342 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n343 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n344 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n346 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n348 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n351 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n352 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n363 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n368 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n380 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n381 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n383 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n384 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n385 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n386 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n389 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n392 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n393 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n394 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n395 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n396 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n421 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n422 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n427 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n428 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n431 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n448 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n449 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"
+_ORIGINS = "161 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n162 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n163 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n164 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n171 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n176 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n181 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n193 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n195 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n199 rules/march_of_progress/rules.yaml:165:3\n200 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n201 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n203 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n207 rules/march_of_progress/rules.yaml:170:7\n208 rules/march_of_progress/rules.yaml:171:7\n209 rules/march_of_progress/rules.yaml:172:7\n214 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n220 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n221 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n222 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n223 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n231 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n236 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n241 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n242 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n249 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n251 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n253 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n255 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n257 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n263 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n269 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n270 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n271 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n272 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n275 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n278 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n279 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n284 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n285 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n300 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n301 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n306 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n307 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n312 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n316 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n327 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n328 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n329 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n347 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n348 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n349 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n351 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n353 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n356 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n368 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n378 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n385 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n386 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n388 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n389 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n390 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n391 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n394 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n397 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n398 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n399 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n400 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n401 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n426 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n427 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n432 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n433 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n436 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n453 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n454 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"

@@ -21,8 +21,10 @@ from .engine import (
     _name,
     _pick,
     _pick_optional,
+    _ref,
     _take,
     _uniq,
+    _unref,
     _wait,
 )
 
@@ -37,10 +39,10 @@ E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
 SIZE: int = 57
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (26,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
     ("g.vp_removed", 15, 1, "int", None, "all", False, 0, None, (0,)),
     ("g.defence_plus", 16, 1, "int", None, "all", False, 0, 1, (0,)),
-    ("g.attacker", 17, 1, "ref", "player", "all", True, None, None, (None,)),
+    ("g.attacker", 17, 1, "ref", "player", "all", True, None, None, (-1,)),
     ("p.vp", 18, 2, "int", None, "all", False, 0, None, (3,) * 2),
     ("p.strength", 20, 2, "int", None, "all", False, 1, 6, (1,) * 2),
     ("p.hand", 22, 2, "set", "card", "owner", False, None, None, (255,) * 2),
@@ -48,10 +50,10 @@ LAYOUT: tuple[Any, ...] = (
     ("p.revealed", 26, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("p.discard", 28, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("e.country.vp_die", 30, 3, "int", None, "all", False, 0, (3, 2, 3), (3, 2, 3)),
-    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (None,) * 6),
+    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
     ("e.army.fortified", 39, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 45, 6, "bool", None, "all", False, None, None, (False,) * 6),
-    ("e.army.side", 51, 6, "ref", "country", "all", True, None, None, (None,) * 6),
+    ("e.army.side", 51, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
 )
 FIELDS: dict[str, Any] = {
     "g": ("vp_stock", "initiative", "vp_removed", "defence_plus", "attacker"),
@@ -206,12 +208,14 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def f_destinations(self, S: list[Any], v_p: int, v_start: Any) -> Any:
         """The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"""
+        N: list[int] = S
+        _k_v_start: int = -1 if v_start is None else v_start
         v_forts = [
             v_b
             for v_b in self.ix_army__owner.get(
                 (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)), ()
             )
-            if S[self.o_e_army__location + v_b] == v_start and S[self.o_e_army__fortified + v_b]
+            if N[self.o_e_army__location + v_b] == _k_v_start and S[self.o_e_army__fortified + v_b]
         ]
         _w2 = []
         for v_d in self.s_e_country__adjacent[v_start]:
@@ -273,18 +277,19 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def f_side_of(self, S: list[Any], v_a: int) -> Any:
         "The home country whose side of its card army `a` stands on (its own home's if not set). (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:174:5]"
-        if S[self.o_e_army__side + v_a] is None:
+        N: list[int] = S
+        if N[self.o_e_army__side + v_a] < 0:
             return self.s_p_home[self.s_e_army__owner[v_a]]
-        return S[self.o_e_army__side + v_a]
+        return _ref(N[self.o_e_army__side + v_a])
 
     def p_destroy(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         self.p_destroy__rules(S, v_a)
-        S[self.o_e_army__side + v_a] = None
+        S[self.o_e_army__side + v_a] = -1
 
     def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = None
+        S[self.o_e_army__location + v_a] = -1
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -316,25 +321,26 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def p_take_sides(self, S: list[Any], v_p: int, v_group: Any, v_dest: int) -> None:
         """After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"""
+        N: list[int] = S
         v_foe: int = self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
         for v_x in v_group:
-            S[self.o_e_army__side + v_x] = None
+            S[self.o_e_army__side + v_x] = -1
         _w1 = False
         for v_a__1 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
-            if S[self.o_e_army__location + v_a__1] == v_dest:
+            if N[self.o_e_army__location + v_a__1] == v_dest:
                 _w1 = True
                 break
         if _w1:
             for v_x_2 in [
                 v_a__2
                 for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]
-                if S[self.o_e_army__location + v_a__2] == v_dest
+                if N[self.o_e_army__location + v_a__2] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
                 v_a__3
                 for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
-                if S[self.o_e_army__location + v_a__3] == v_dest
+                if N[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
             if S[_LOG] is not False:
@@ -342,48 +348,57 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
+        N: list[int] = S
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a__1] is not None
+            if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_all_mine) == 0:
             return None
         v_mine = [
             v_a
             for v_a in v_all_mine
-            if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
+            if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
         ]
         if len(v_mine) == 0:
             return None
         v_a_2: int = _pick(R, v_mine)
         v_dest: int = _pick(
-            R, _uniq(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a_2]))
+            R, _uniq(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a_2])))
         )
         self.p_move_army(S, v_a_2, v_dest)
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
+        N: list[int] = S
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a__1] is not None
+            if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_all_mine) == 0:
             return None
         v_mine = [
             v_a
             for v_a in v_all_mine
-            if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
+            if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
         ]
         if len(v_mine) == 0:
             return None
         v_a_2: int = _pick(R, v_mine)
-        v_start = S[self.o_e_army__location + v_a_2]
+        v_start = _ref(N[self.o_e_army__location + v_a_2])
         v_group = [v_a_2]
         v_partners = [
-            v_b for v_b in v_mine if v_b != v_a_2 and S[self.o_e_army__location + v_b] == v_start
+            v_b
+            for v_b in v_mine
+            if v_b != v_a_2
+            and (
+                S[self.o_e_army__location + v_b] == v_start
+                if v_start is not None
+                else N[self.o_e_army__location + v_b] < 0
+            )
         ]
         if len(v_partners) > 0:
             v_b_2 = _pick_optional(R, v_partners)
@@ -422,11 +437,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
+        N: list[int] = S
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
-            if S[self.o_e_army__location + v_a] == v_where
+            if N[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
@@ -444,7 +460,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _w1 = False
                 for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
-                        S[self.o_e_army__location + v_a_2] == v_where
+                        N[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
                     ):
                         _w1 = True
@@ -457,11 +473,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: int) -> None:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
-        if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
+        N: list[int] = S
+        if N[self.o_g_attacker] == v_loser and (not self.c_one_loss_when_defender_wins):
             for v_a in [
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
-                if S[self.o_e_army__location + v_a__1] == v_where
+                if N[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
             _log(
@@ -519,10 +536,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_lose_one(self, S: list[Any], R: Any, v_p: int, v_where: int) -> None:
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
+        N: list[int] = S
         v_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if S[self.o_e_army__location + v_a__1] == v_where
+            if N[self.o_e_army__location + v_a__1] == v_where
         ]
         if len(v_mine) == 0:
             return None
@@ -575,6 +593,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
+        N: list[int] = S
         v_all_mine: Any = None
         v_mine: Any = None
         v_a_2: Any = None
@@ -587,7 +606,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_all_mine = [
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                if S[self.o_e_army__location + v_a__1] is not None
+                if N[self.o_e_army__location + v_a__1] >= 0
             ]
             if len(v_all_mine) == 0:
                 _log(S, 26, (v_me,))
@@ -595,7 +614,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_mine = [
                 v_a
                 for v_a in v_all_mine
-                if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
+                if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
             ]
             if len(v_mine) == 0:
                 _log(S, 64, (v_me,))
@@ -621,8 +640,10 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 (8, 4, v_me, v_a_2),
                 v_me,
                 6,
-                tuple(_uniq(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a_2]))),
-                (v_a_2, S[self.o_e_army__location + v_a_2]),
+                tuple(
+                    _uniq(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a_2])))
+                ),
+                (v_a_2, _ref(N[self.o_e_army__location + v_a_2])),
             )
         if pc == 4:
             if F is not None:
@@ -635,6 +656,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def r_card__move_2(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
+        N: list[int] = S
         v_all_mine: Any = None
         v_mine: Any = None
         v_a_2: Any = None
@@ -652,7 +674,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_all_mine = [
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                if S[self.o_e_army__location + v_a__1] is not None
+                if N[self.o_e_army__location + v_a__1] >= 0
             ]
             if len(v_all_mine) == 0:
                 _log(S, 29, (v_me,))
@@ -660,7 +682,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_mine = [
                 v_a
                 for v_a in v_all_mine
-                if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
+                if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
             ]
             if len(v_mine) == 0:
                 _log(S, 65, (v_me,))
@@ -676,12 +698,17 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_me, v_mine, v_x = F[2:]
                 F = None
             v_a_2 = v
-            v_start = S[self.o_e_army__location + v_a_2]
+            v_start = _ref(N[self.o_e_army__location + v_a_2])
             v_group = [v_a_2]
             v_partners = [
                 v_b
                 for v_b in v_mine
-                if v_b != v_a_2 and S[self.o_e_army__location + v_b] == v_start
+                if v_b != v_a_2
+                and (
+                    S[self.o_e_army__location + v_b] == v_start
+                    if v_start is not None
+                    else N[self.o_e_army__location + v_b] < 0
+                )
             ]
             if len(v_partners) > 0:
                 pc = 3
@@ -764,7 +791,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            S[self.o_g_attacker] = v_att
+            S[self.o_g_attacker] = _unref(v_att)
             if self.r_combat__rules(S, None, None, v_att, v_where, v_bonus) is SUSPEND:
                 return _wait(S, (3, 1))
             pc = 1
@@ -777,6 +804,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
+        N: list[int] = S
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -790,7 +818,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_attackers = [
                 v_a
                 for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
-                if S[self.o_e_army__location + v_a] == v_where
+                if (
+                    S[self.o_e_army__location + v_a] == v_where
+                    if v_where is not None
+                    else N[self.o_e_army__location + v_a] < 0
+                )
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if self.r_defence_bonus(S, None, None, v_foe, v_where) is SUSPEND:
@@ -827,7 +859,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_attackers
             ) > 0:
                 if not any(
-                    S[self.o_e_army__location + v_a_2] == v_where
+                    (
+                        S[self.o_e_army__location + v_a_2] == v_where
+                        if v_where is not None
+                        else N[self.o_e_army__location + v_a_2] < 0
+                    )
                     and S[self.o_e_army__on_capital + v_a_2]
                     for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
@@ -848,17 +884,24 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self, S: list[Any], F: Any, v: Any, v_loser: Any = None, v_where: Any = None
     ) -> Any:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
+        N: list[int] = S
         v_a: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine combat_loss: no resume point {pc}")
         if pc == 0:
-            if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
+            if (
+                S[self.o_g_attacker] == v_loser if v_loser is not None else N[self.o_g_attacker] < 0
+            ) and (not self.c_one_loss_when_defender_wins):
                 for v_a in [
                     v_a__1
                     for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
-                    if S[self.o_e_army__location + v_a__1] == v_where
+                    if (
+                        S[self.o_e_army__location + v_a__1] == v_where
+                        if v_where is not None
+                        else N[self.o_e_army__location + v_a__1] < 0
+                    )
                 ]:
                     self.p_destroy(S, v_a)
                 _log(
@@ -983,6 +1026,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def r_lose_one(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_where: Any = None) -> Any:
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
+        N: list[int] = S
         v_mine: Any = None
         v_picker: Any = None
         v_a: Any = None
@@ -994,7 +1038,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_mine = [
                 v_a__1
                 for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
-                if S[self.o_e_army__location + v_a__1] == v_where
+                if (
+                    S[self.o_e_army__location + v_a__1] == v_where
+                    if v_where is not None
+                    else N[self.o_e_army__location + v_a__1] < 0
+                )
             ]
             if len(v_mine) == 0:
                 _log(S, 61, (v_p, v_where))
@@ -1059,4 +1107,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "205 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n209 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n216 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n252 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n282 rules/march_of_progress/rules.yaml:165:3\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n287 rules/march_of_progress/rules.yaml:170:7\n288 rules/march_of_progress/rules.yaml:171:7\n289 rules/march_of_progress/rules.yaml:172:7\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n296 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n308 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n311 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n384 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n385 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n421 rules/march_of_progress/rules.yaml:228:3\n425 rules/march_of_progress/rules.yaml:233:7\n426 rules/march_of_progress/rules.yaml:234:7\n432 rules/march_of_progress/rules.yaml:235:7\n433 rules/march_of_progress/rules.yaml:236:7\n434 rules/march_of_progress/rules.yaml:237:7\n437 rules/march_of_progress/rules.yaml:239:7\n438 rules/march_of_progress/rules.yaml:240:11\n440 rules/march_of_progress/rules.yaml:242:11\n441 rules/march_of_progress/rules.yaml:243:11\n444 rules/march_of_progress/rules.yaml:244:15\n453 rules/march_of_progress/rules.yaml:245:19\n456 rules/march_of_progress/rules.yaml:248:11\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n466 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n467 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n480 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n481 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n494 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n498 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n499 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n509 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n510 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n518 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n528 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n529 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n536 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n537 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n587 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n594 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n600 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n601 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n602 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n614 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n632 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n633 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n652 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n657 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n658 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n659 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n660 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n665 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n666 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n667 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n668 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n679 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n680 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n686 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n694 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n707 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n714 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n727 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n728 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n729 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n737 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n738 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n739 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n741 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n742 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n745 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n750 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n751 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n753 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n755 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n767 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n768 rules/march_of_progress/rules.yaml:228:3\n789 rules/march_of_progress/rules.yaml:233:7\n790 rules/march_of_progress/rules.yaml:234:7\n796 rules/march_of_progress/rules.yaml:235:7\n803 rules/march_of_progress/rules.yaml:236:7\n804 rules/march_of_progress/rules.yaml:237:7\n807 rules/march_of_progress/rules.yaml:238:7\n808 rules/march_of_progress/rules.yaml:239:7\n815 rules/march_of_progress/rules.yaml:240:11\n819 rules/march_of_progress/rules.yaml:242:11\n826 rules/march_of_progress/rules.yaml:243:11\n829 rules/march_of_progress/rules.yaml:244:15\n834 rules/march_of_progress/rules.yaml:245:19\n836 rules/march_of_progress/rules.yaml:246:19\n839 rules/march_of_progress/rules.yaml:248:11\n857 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n858 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n863 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n864 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n877 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n878 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n891 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n908 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n909 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n916 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n949 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n950 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n951 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n959 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n967 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n968 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n972 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n973 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n994 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n999 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1000 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1001 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1002 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1007 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1008 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1016 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1031 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1032 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "207 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n213 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n233 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n234 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n235 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n261 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n262 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n281 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n287 rules/march_of_progress/rules.yaml:165:3\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n292 rules/march_of_progress/rules.yaml:170:7\n293 rules/march_of_progress/rules.yaml:171:7\n294 rules/march_of_progress/rules.yaml:172:7\n299 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n313 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n327 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n367 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n419 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n423 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n426 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n427 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n428 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n430 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n436 rules/march_of_progress/rules.yaml:228:3\n441 rules/march_of_progress/rules.yaml:233:7\n442 rules/march_of_progress/rules.yaml:234:7\n448 rules/march_of_progress/rules.yaml:235:7\n449 rules/march_of_progress/rules.yaml:236:7\n450 rules/march_of_progress/rules.yaml:237:7\n453 rules/march_of_progress/rules.yaml:239:7\n454 rules/march_of_progress/rules.yaml:240:11\n456 rules/march_of_progress/rules.yaml:242:11\n457 rules/march_of_progress/rules.yaml:243:11\n460 rules/march_of_progress/rules.yaml:244:15\n469 rules/march_of_progress/rules.yaml:245:19\n472 rules/march_of_progress/rules.yaml:248:11\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n478 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n483 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n484 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n497 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n498 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n515 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n516 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n526 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n528 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n529 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n530 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n531 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n540 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n545 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n546 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n547 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n552 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n553 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n554 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n555 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n606 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n611 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n612 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n613 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n614 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n619 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n620 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n621 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n622 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n633 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n653 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n654 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n674 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n679 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n680 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n687 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n688 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n689 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n690 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n701 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n702 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n703 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n713 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n721 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n734 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n735 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n741 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n754 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n755 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n756 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n764 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n765 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n768 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n769 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n772 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n775 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n776 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n777 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n778 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n780 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n782 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n794 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n795 rules/march_of_progress/rules.yaml:228:3\n817 rules/march_of_progress/rules.yaml:233:7\n818 rules/march_of_progress/rules.yaml:234:7\n828 rules/march_of_progress/rules.yaml:235:7\n835 rules/march_of_progress/rules.yaml:236:7\n836 rules/march_of_progress/rules.yaml:237:7\n839 rules/march_of_progress/rules.yaml:238:7\n840 rules/march_of_progress/rules.yaml:239:7\n847 rules/march_of_progress/rules.yaml:240:11\n851 rules/march_of_progress/rules.yaml:242:11\n858 rules/march_of_progress/rules.yaml:243:11\n861 rules/march_of_progress/rules.yaml:244:15\n870 rules/march_of_progress/rules.yaml:245:19\n872 rules/march_of_progress/rules.yaml:246:19\n875 rules/march_of_progress/rules.yaml:248:11\n894 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n897 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n906 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n907 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n920 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n921 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n934 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n951 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n952 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n959 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n992 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n993 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n994 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1002 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1010 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1011 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1015 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1016 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1038 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1047 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1048 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1049 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1050 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1055 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1056 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1064 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1079 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1080 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

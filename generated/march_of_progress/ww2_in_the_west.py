@@ -21,6 +21,7 @@ from .engine import (
     _log,
     _pick,
     _pick_optional,
+    _ref,
     _tabulate,
     _take,
     _wait,
@@ -85,7 +86,7 @@ E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
 SIZE: int = 60
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (39,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
     ("g.part", 15, 1, "int", None, "all", False, 1, 2, (1,)),
     ("g.vp_removed", 16, 1, "int", None, "all", False, 0, None, (0,)),
     ("g.second_move_played", 17, 1, "bool", None, "all", False, None, None, (False,)),
@@ -98,7 +99,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.discard", 29, 2, "set", "card", "all", False, None, None, (0, 776)),
     ("p.set_aside", 31, 2, "set", "card", "all", False, None, None, (16384, 8192)),
     ("e.country.vp_die", 33, 3, "int", None, "all", False, 0, (4, 2, 5), (2, 2, 4)),
-    ("e.army.location", 36, 6, "ref", "country", "all", True, None, None, (None,) * 6),
+    ("e.army.location", 36, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
     ("e.army.fortified", 42, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 48, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.moved", 54, 6, "bool", None, "all", False, None, None, (False,) * 6),
@@ -432,10 +433,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def f_unmoved_armies(self, S: list[Any], v_p: int) -> Any:
         "A player's armies in play that have not moved this turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:237:5]"
+        N: list[int] = S
         return [
             v_a
             for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if S[self.o_e_army__location + v_a] is not None and (not S[self.o_e_army__moved + v_a])
+            if N[self.o_e_army__location + v_a] >= 0 and (not S[self.o_e_army__moved + v_a])
         ]
 
     def p_end__ww2_end(self, S: list[Any]) -> None:
@@ -444,7 +446,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         _w1 = False
         for v_a__1 in self.all_army:
             if (
-                S[self.o_e_army__location + v_a__1] == self.k_country__germany
+                N[self.o_e_army__location + v_a__1] == self.k_country__germany
                 and S[self.o_e_army__on_capital + v_a__1]
             ):
                 _w1 = True
@@ -496,7 +498,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def p_move_army__rules(self, S: list[Any], v_a: int, v_dest: int) -> None:
         """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
-        v_start = S[self.o_e_army__location + v_a]
+        N: list[int] = S
+        v_start = _ref(N[self.o_e_army__location + v_a])
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
         S[self.o_e_army__location + v_a] = v_dest
@@ -687,7 +690,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         N: list[int] = S
         _w1 = False
         for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]:
-            if S[self.o_e_army__location + v_a] == self.k_country__minor_states:
+            if N[self.o_e_army__location + v_a] == self.k_country__minor_states:
                 _w1 = True
                 break
         if _w1:
@@ -709,7 +712,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if self.c_german_flip_timing != "both" and self.c_german_flip_timing != v_point:
             return None
         if (
-            S[self.o_g_initiative] != self.k_player__orange
+            N[self.o_g_initiative] != self.k_player__orange
             or N[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
         ):
             return None
@@ -734,7 +737,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         ) and self.card_group[v_discarded] == "attack":
             _w1 = 0
             for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]:
-                if S[self.o_e_army__location + v_a] == v_where and (
+                if N[self.o_e_army__location + v_a] == v_where and (
                     not S[self.o_e_army__fortified + v_a]
                 ):
                     _w1 += 1
@@ -760,15 +763,16 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
+        N: list[int] = S
         v_fortified = [
             v_a
             for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
+            if N[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
         ]
         _w2 = len(v_fortified)
         _w1 = 0
         for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]:
-            if S[self.o_e_army__location + v_a__4] == v_where:
+            if N[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
             v_first_up = _head(v_fortified)
@@ -778,7 +782,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         for v_a_2 in [
             v_a__5
             for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if S[self.o_e_army__location + v_a__5] == v_where
+            if N[self.o_e_army__location + v_a__5] == v_where
         ]:
             if S[self.o_e_army__fortified + v_a_2]:
                 v_stand = R() < 0.5
@@ -828,27 +832,36 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_move_one_army(self, S: list[Any], R: Any, v_me: int) -> None:
         "MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:5]"
+        N: list[int] = S
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
         v_a: int = _pick(R, v_mine)
-        if S[self.o_e_army__location + v_a] is None:
+        if N[self.o_e_army__location + v_a] < 0:
             return None
-        v_dest: int = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
+        v_dest: int = _pick(R, self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])])
         self.p_move_army(S, v_a, v_dest)
 
     def q_move_two_armies(self, S: list[Any], R: Any, v_me: int) -> None:
         "MOVE 2 with armies that have not moved this turn. (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:5]"
+        N: list[int] = S
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
         v_a: int = _pick(R, v_mine)
-        v_start = S[self.o_e_army__location + v_a]
+        v_start = _ref(N[self.o_e_army__location + v_a])
         if v_start is None:
             return None
         v_group = [v_a]
         v_partners = [
-            v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
+            v_b
+            for v_b in v_mine
+            if v_b != v_a
+            and (
+                S[self.o_e_army__location + v_b] == v_start
+                if v_start is not None
+                else N[self.o_e_army__location + v_b] < 0
+            )
         ]
         if len(v_partners) > 0:
             v_b_2 = _pick_optional(R, v_partners)
@@ -920,9 +933,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     self.q_german_flip(S, R, "order_choice")
                     v_first_actor = _pick(R, v_actors)
                     S[self.o_g_initiative] = (
-                        self.tab_enemy[S[self.o_g_initiative]]
+                        self.tab_enemy[_ref(N[self.o_g_initiative])]
                         if self.tab_enemy is not None
-                        else self.f_enemy(S, S[self.o_g_initiative])
+                        else self.f_enemy(S, _ref(N[self.o_g_initiative]))
                     )
                 elif self.c_order_choice_without_flip:
                     self.q_german_flip(S, R, "order_choice")
@@ -933,7 +946,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     _w2 = False
                     for v_a__1 in self.all_army:
                         if (
-                            S[self.o_e_army__location + v_a__1] == self.k_country__germany
+                            N[self.o_e_army__location + v_a__1] == self.k_country__germany
                             and S[self.o_e_army__on_capital + v_a__1]
                         ):
                             _w2 = True
@@ -955,7 +968,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 _w4 = False
                 for v_a__2 in self.all_army:
                     if (
-                        S[self.o_e_army__location + v_a__2] == self.k_country__germany
+                        N[self.o_e_army__location + v_a__2] == self.k_country__germany
                         and S[self.o_e_army__on_capital + v_a__2]
                     ):
                         _w4 = True
@@ -1136,7 +1149,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             raise RulesError(f"routine card__vweapons: no resume point {pc}")
         if pc == 0:
             if any(
-                S[self.o_e_army__location + v_a] == self.k_country__minor_states
+                N[self.o_e_army__location + v_a] == self.k_country__minor_states
                 for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             ):
                 if N[self.o_p_vp + self.k_player__orange] > 0:
@@ -1174,7 +1187,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if self.c_german_flip_timing != "both" and self.c_german_flip_timing != v_point:
                 return None
             if (
-                S[self.o_g_initiative] != self.k_player__orange
+                N[self.o_g_initiative] != self.k_player__orange
                 or N[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
             ):
                 return None
@@ -1243,7 +1256,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     [
                         v_a
                         for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-                        if S[self.o_e_army__location + v_a] == v_where
+                        if (
+                            S[self.o_e_army__location + v_a] == v_where
+                            if v_where is not None
+                            else N[self.o_e_army__location + v_a] < 0
+                        )
                         and (not S[self.o_e_army__fortified + v_a])
                     ]
                 )
@@ -1301,6 +1318,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_discarded: Any = None,
     ) -> Any:
         '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
+        N: list[int] = S
         v_fortified: Any = None
         v_first_up: Any = None
         v__it: Any = None
@@ -1316,7 +1334,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_fortified = [
                     v_a
                     for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-                    if S[self.o_e_army__location + v_a] == v_where
+                    if (
+                        S[self.o_e_army__location + v_a] == v_where
+                        if v_where is not None
+                        else N[self.o_e_army__location + v_a] < 0
+                    )
                     and S[self.o_e_army__fortified + v_a]
                 ]
                 if (
@@ -1325,7 +1347,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                         [
                             v_a__4
                             for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                            if S[self.o_e_army__location + v_a__4] == v_where
+                            if (
+                                S[self.o_e_army__location + v_a__4] == v_where
+                                if v_where is not None
+                                else N[self.o_e_army__location + v_a__4] < 0
+                            )
                         ]
                     )
                     and len(v_fortified) > 0
@@ -1365,7 +1391,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     [
                         v_a__5
                         for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
-                        if S[self.o_e_army__location + v_a__5] == v_where
+                        if (
+                            S[self.o_e_army__location + v_a__5] == v_where
+                            if v_where is not None
+                            else N[self.o_e_army__location + v_a__5] < 0
+                        )
                     ]
                 )
                 v__i = 0
@@ -1409,6 +1439,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_move_one_army(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:5]"
+        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_dest: Any = None
@@ -1432,7 +1463,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_me, v_mine = F[2:]
                 F = None
             v_a = v
-            if S[self.o_e_army__location + v_a] is None:
+            if N[self.o_e_army__location + v_a] < 0:
                 return None
             pc = 3
         if pc == 3:
@@ -1444,8 +1475,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 (19, 4, v_me, v_a),
                 v_me,
                 18,
-                tuple(self.s_e_country__adjacent[S[self.o_e_army__location + v_a]]),
-                (v_a, S[self.o_e_army__location + v_a]),
+                tuple(self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])]),
+                (v_a, _ref(N[self.o_e_army__location + v_a])),
             )
         if pc == 4:
             if F is not None:
@@ -1457,6 +1488,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_move_two_armies(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "MOVE 2 with armies that have not moved this turn. (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:5]"
+        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_start: Any = None
@@ -1485,12 +1517,19 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_me, v_mine, v_x = F[2:]
                 F = None
             v_a = v
-            v_start = S[self.o_e_army__location + v_a]
+            v_start = _ref(N[self.o_e_army__location + v_a])
             if v_start is None:
                 return None
             v_group = [v_a]
             v_partners = [
-                v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
+                v_b
+                for v_b in v_mine
+                if v_b != v_a
+                and (
+                    S[self.o_e_army__location + v_b] == v_start
+                    if v_start is not None
+                    else N[self.o_e_army__location + v_b] < 0
+                )
             ]
             if len(v_partners) > 0:
                 pc = 3
@@ -1677,7 +1716,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 return self.ask(
                     S,
                     (17, 8, v__it, v__i, v_grp, v_actors),
-                    S[self.o_g_initiative],
+                    _ref(N[self.o_g_initiative]),
                     29,
                     tuple(v_actors),
                     (v_grp,),
@@ -1688,11 +1727,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     F = None
                 v_first_actor = v
                 S[self.o_g_initiative] = (
-                    self.tab_enemy[S[self.o_g_initiative]]
+                    self.tab_enemy[_ref(N[self.o_g_initiative])]
                     if self.tab_enemy is not None
-                    else self.f_enemy(S, S[self.o_g_initiative])
+                    else self.f_enemy(S, _ref(N[self.o_g_initiative]))
                 )
-                _log(S, 17, (S[self.o_g_initiative],))
+                _log(S, 17, (_ref(N[self.o_g_initiative]),))
                 pc = 12
             if pc == 9:
                 if self.r_german_flip(S, None, None, "order_choice") is SUSPEND:
@@ -1705,7 +1744,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 return self.ask(
                     S,
                     (17, 11, v__it, v__i, v_grp, v_actors),
-                    S[self.o_g_initiative],
+                    _ref(N[self.o_g_initiative]),
                     30,
                     tuple(v_actors),
                     (v_grp,),
@@ -1725,7 +1764,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp, v_first_actor = F[2:]
                     F = None
                 if self.c_allied_win_at_any_time and any(
-                    S[self.o_e_army__location + v_a__1] == self.k_country__germany
+                    N[self.o_e_army__location + v_a__1] == self.k_country__germany
                     and S[self.o_e_army__on_capital + v_a__1]
                     for v_a__1 in self.all_army
                 ):
@@ -1750,7 +1789,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp = F[2:]
                     F = None
                 if self.c_allied_win_at_any_time and any(
-                    S[self.o_e_army__location + v_a__2] == self.k_country__germany
+                    N[self.o_e_army__location + v_a__2] == self.k_country__germany
                     and S[self.o_e_army__on_capital + v_a__2]
                     for v_a__2 in self.all_army
                 ):
@@ -1928,4 +1967,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "418 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n420 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n422 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n424 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n425 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n426 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n435 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n444 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n463 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n465 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n470 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n471 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n473 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n478 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n480 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n482 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n483 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n489 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n494 rules/march_of_progress/rules.yaml:154:3\n495 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n499 rules/march_of_progress/rules.yaml:159:7\n500 rules/march_of_progress/rules.yaml:160:7\n501 rules/march_of_progress/rules.yaml:161:7\n502 rules/march_of_progress/rules.yaml:162:7\n503 rules/march_of_progress/rules.yaml:163:7\n508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n509 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n515 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n517 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n518 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n524 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n535 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n545 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n551 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n560 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n565 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n566 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n570 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n574 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n585 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n586 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n587 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n590 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n661 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n665 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n666 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n670 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n671 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n675 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n683 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n694 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n695 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n703 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n704 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n711 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n715 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n717 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n729 rules/march_of_progress/rules.yaml:205:3\n730 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n731 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n742 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n743 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n748 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n750 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n754 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n763 rules/march_of_progress/rules.yaml:216:7\n768 rules/march_of_progress/rules.yaml:217:7\n774 rules/march_of_progress/rules.yaml:218:11\n775 rules/march_of_progress/rules.yaml:219:11\n776 rules/march_of_progress/rules.yaml:220:15\n777 rules/march_of_progress/rules.yaml:221:11\n778 rules/march_of_progress/rules.yaml:222:7\n783 rules/march_of_progress/rules.yaml:223:11\n784 rules/march_of_progress/rules.yaml:224:15\n785 rules/march_of_progress/rules.yaml:225:15\n786 rules/march_of_progress/rules.yaml:226:19\n831 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n832 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n833 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n834 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n835 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n836 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n837 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n838 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n842 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n843 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n844 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n845 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n846 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n847 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n848 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n849 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n853 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n854 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n855 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n856 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n857 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n858 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n859 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n864 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n867 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n868 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n869 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n870 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n871 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n872 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n873 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n874 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n875 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n877 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n879 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n883 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n887 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n895 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n902 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n903 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n908 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n909 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n915 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n916 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n918 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n919 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n920 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n921 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n922 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n928 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n929 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n930 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n931 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n943 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n944 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n953 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n965 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n969 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n970 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n971 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n972 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n977 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n982 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n983 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n989 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n990 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n991 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n992 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n993 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n994 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n996 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n997 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n998 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1000 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1005 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1007 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1008 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1011 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1012 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1014 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1016 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1033 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n1048 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n1055 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n1070 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n1077 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n1092 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n1107 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n1122 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n1138 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n1142 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n1143 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n1145 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n1147 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n1149 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n1151 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n1152 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n1157 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n1174 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n1175 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n1176 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n1180 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n1181 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1197 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1198 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1200 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1202 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1203 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1226 rules/march_of_progress/rules.yaml:205:3\n1233 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1234 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1242 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1250 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1251 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1265 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1278 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1279 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1281 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1283 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1288 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1289 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1316 rules/march_of_progress/rules.yaml:216:7\n1322 rules/march_of_progress/rules.yaml:217:7\n1337 rules/march_of_progress/rules.yaml:218:11\n1338 rules/march_of_progress/rules.yaml:219:11\n1346 rules/march_of_progress/rules.yaml:220:15\n1361 rules/march_of_progress/rules.yaml:221:11\n1364 rules/march_of_progress/rules.yaml:222:7\n1381 rules/march_of_progress/rules.yaml:223:11\n1390 rules/march_of_progress/rules.yaml:224:15\n1403 rules/march_of_progress/rules.yaml:225:15\n1404 rules/march_of_progress/rules.yaml:226:19\n1420 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1422 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1424 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1435 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1436 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1473 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1474 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1489 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1490 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1491 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1492 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1495 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1503 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1516 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1517 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1537 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1550 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1553 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1554 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1557 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1570 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1571 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1575 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1582 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1599 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1608 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1616 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1617 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1634 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1645 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1651 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1658 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1662 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1663 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1670 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1677 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1690 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1695 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1698 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1705 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1727 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1732 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1733 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1757 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1772 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1773 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1774 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1794 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1799 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1811 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1812 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1818 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1819 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1822 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1823 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1827 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1835 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1841 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1842 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1843 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1849 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1862 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1863 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1865 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1868 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1874 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1880 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1883 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1886 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1887 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1889 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1891 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1892 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1901 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"
+_ORIGINS = "419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n420 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n422 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n424 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n425 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n426 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n446 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n465 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n467 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n472 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n473 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n478 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n479 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n480 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n482 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n485 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n491 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n496 rules/march_of_progress/rules.yaml:154:3\n497 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n502 rules/march_of_progress/rules.yaml:159:7\n503 rules/march_of_progress/rules.yaml:160:7\n504 rules/march_of_progress/rules.yaml:161:7\n505 rules/march_of_progress/rules.yaml:162:7\n506 rules/march_of_progress/rules.yaml:163:7\n511 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n512 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n517 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n518 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n520 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n521 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n527 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n537 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n538 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n545 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n548 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n554 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n563 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n569 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n575 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n588 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n589 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n590 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n593 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n664 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n668 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n669 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n673 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n674 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n678 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n682 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n686 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n691 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n698 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n706 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n707 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n712 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n713 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n714 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n719 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n725 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n732 rules/march_of_progress/rules.yaml:205:3\n733 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n734 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n738 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n745 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n746 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n751 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n757 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n767 rules/march_of_progress/rules.yaml:216:7\n772 rules/march_of_progress/rules.yaml:217:7\n778 rules/march_of_progress/rules.yaml:218:11\n779 rules/march_of_progress/rules.yaml:219:11\n780 rules/march_of_progress/rules.yaml:220:15\n781 rules/march_of_progress/rules.yaml:221:11\n782 rules/march_of_progress/rules.yaml:222:7\n787 rules/march_of_progress/rules.yaml:223:11\n788 rules/march_of_progress/rules.yaml:224:15\n789 rules/march_of_progress/rules.yaml:225:15\n790 rules/march_of_progress/rules.yaml:226:19\n836 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n837 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n838 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n839 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n840 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n841 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n842 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n843 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n848 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n849 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n851 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n852 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n853 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n854 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n855 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n856 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n866 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n867 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n868 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n869 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n870 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n871 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n872 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n877 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n880 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n881 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n882 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n883 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n884 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n885 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n886 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n887 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n888 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n890 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n892 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n896 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n900 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n908 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n915 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n916 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n921 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n922 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n928 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n929 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n931 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n932 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n933 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n934 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n935 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n941 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n942 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n943 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n944 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n956 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n957 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n966 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n978 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n982 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n983 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n984 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n985 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n990 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n995 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n996 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1002 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1003 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1004 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1005 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1006 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1007 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1009 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1010 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1011 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1013 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1018 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1020 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1021 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1024 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1025 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1027 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1029 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1046 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n1061 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n1068 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n1083 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n1090 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n1105 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n1120 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n1135 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n1151 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n1155 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n1156 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n1158 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n1160 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n1162 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n1164 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n1165 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n1170 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n1187 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n1188 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n1189 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n1193 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n1194 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1210 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1211 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1213 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1215 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1216 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1239 rules/march_of_progress/rules.yaml:205:3\n1246 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1247 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1255 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1267 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1268 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1282 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1295 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1296 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1298 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1300 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1305 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1306 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1334 rules/march_of_progress/rules.yaml:216:7\n1344 rules/march_of_progress/rules.yaml:217:7\n1363 rules/march_of_progress/rules.yaml:218:11\n1364 rules/march_of_progress/rules.yaml:219:11\n1372 rules/march_of_progress/rules.yaml:220:15\n1387 rules/march_of_progress/rules.yaml:221:11\n1390 rules/march_of_progress/rules.yaml:222:7\n1411 rules/march_of_progress/rules.yaml:223:11\n1420 rules/march_of_progress/rules.yaml:224:15\n1433 rules/march_of_progress/rules.yaml:225:15\n1434 rules/march_of_progress/rules.yaml:226:19\n1451 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1452 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1466 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1467 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1468 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1505 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1506 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1507 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1509 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1520 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1521 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1522 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1524 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1562 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1575 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1576 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1589 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1593 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1594 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1595 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1609 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1610 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1611 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1612 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1614 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1616 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1621 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1638 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1647 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1655 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1656 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1673 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1690 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1729 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1734 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1737 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1744 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1766 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1772 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1791 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1796 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1810 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1811 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1812 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1813 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1833 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1838 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1851 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1857 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1858 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1861 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1862 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1866 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1874 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1880 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1881 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1882 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1888 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1901 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1902 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1904 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1907 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1913 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1919 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1922 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1925 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1926 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1928 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1930 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1931 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1940 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"

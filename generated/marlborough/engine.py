@@ -44,6 +44,7 @@ from rulecraft.runtime.prelude import pick_optional as _pick_optional
 from rulecraft.runtime.prelude import programs as _programs
 from rulecraft.runtime.prelude import reach as _reach
 from rulecraft.runtime.prelude import reachable as _reachable  # noqa: F401
+from rulecraft.runtime.prelude import ref as _ref
 from rulecraft.runtime.prelude import remove as _remove
 from rulecraft.runtime.prelude import report as _report  # noqa: F401
 from rulecraft.runtime.prelude import report_options as _report_options  # noqa: F401
@@ -58,6 +59,7 @@ from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
 from rulecraft.runtime.prelude import terms as _terms  # noqa: F401
 from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq
+from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
@@ -65,7 +67,7 @@ from rulecraft.runtime.prelude import wait as _wait
 # `rulecraft test` can fix.
 
 #: the runtime interface this engine was generated for (rulecraft.runtime.layout.ABI)
-ABI: Final = 2
+ABI: Final = 3
 #: the rulecraft version that generated it
 GENERATED_BY: Final = "0.1.0"
 
@@ -1246,6 +1248,7 @@ class MarlboroughRules:
 
     def f_attack_targets(self, S: list[Any], v_p: int, v_at: Any) -> Any:
         """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). With the optional rebels, also a hex of rebels (31.4: "a player could attack rebel units that are rebelling against the enemy", and so those in his own states; 31.4 sets no other limit, and rebels are no neutral state's units). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01, MARL-31.4-01) [rules/marlborough/rules.yaml:236:3]"""
+        N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -1254,9 +1257,9 @@ class MarlboroughRules:
         v_q: int = _head(_w1)
         v_rebels = (
             [
-                S[self.o_e_unit__at + v_u]
+                _ref(N[self.o_e_unit__at + v_u])
                 for v_u in self.ix_unit__kind.get("rebel", ())
-                if S[self.o_e_unit__at + v_u] is not None
+                if N[self.o_e_unit__at + v_u] >= 0
             ]
             if self.c_optional_rebels
             else []
@@ -1270,8 +1273,8 @@ class MarlboroughRules:
                     _w6 = False
                     for v_u_2 in self.all_unit:
                         if (
-                            S[self.o_e_unit__at + v_u_2] == v_h
-                            and S[self.o_e_unit__owner + v_u_2] == v_q
+                            N[self.o_e_unit__at + v_u_2] == v_h
+                            and N[self.o_e_unit__owner + v_u_2] == v_q
                         ):
                             _w6 = True
                             break
@@ -1283,10 +1286,11 @@ class MarlboroughRules:
 
     def f_closed_to(self, S: list[Any], v_p: int) -> Any:
         "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:129:3]"
+        N: list[int] = S
         v_out: list[Any] = []
         for v_u in self.all_unit:
-            v_at = S[self.o_e_unit__at + v_u]
-            if v_at is not None and S[self.o_e_unit__owner + v_u] != v_p:
+            v_at = _ref(N[self.o_e_unit__at + v_u])
+            if v_at is not None and N[self.o_e_unit__owner + v_u] != v_p:
                 v_out = [*v_out, *[v_at]]
         return [
             *v_out,
@@ -1384,43 +1388,54 @@ class MarlboroughRules:
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2593:5]"
+        N: list[int] = S
+        _k_v_giver: int = -1 if v_giver is None else v_giver
         return [
             v_s
             for v_s in self.all_nation
-            if S[self.o_e_nation__control + v_s] == v_giver and (not self.s_e_nation__major[v_s])
+            if N[self.o_e_nation__control + v_s] == _k_v_giver and (not self.s_e_nation__major[v_s])
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2593:5]"
+        N: list[int] = S
+        _k_v_giver: int = -1 if v_giver is None else v_giver
         return [
             v_x
             for v_x in self.all_nation
-            if S[self.o_e_nation__control + v_x] == v_giver and (not self.s_e_nation__major[v_x])
+            if N[self.o_e_nation__control + v_x] == _k_v_giver and (not self.s_e_nation__major[v_x])
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2557:5]"
+        N: list[int] = S
+        _k_v_giver: int = -1 if v_giver is None else v_giver
         return [
             v_s
             for v_s in self.ixt_nation__permanent[-1]
-            if S[self.o_e_nation__control + v_s] == v_giver
+            if N[self.o_e_nation__control + v_s] == _k_v_giver
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2557:5]"
+        N: list[int] = S
+        _k_v_giver: int = -1 if v_giver is None else v_giver
         return [
             v_x
             for v_x in self.ixt_nation__permanent[-1]
-            if S[self.o_e_nation__control + v_x] == v_giver
+            if N[self.o_e_nation__control + v_x] == _k_v_giver
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2566:5]"
+        N: list[int] = S
+        _k_v_giver: int = -1 if v_giver is None else v_giver
+        _k_v_receiver: int = -1 if v_receiver is None else v_receiver
         return [
             v_x
             for v_x in self.all_unit
-            if S[self.o_e_unit__prisoner_of + v_x] == v_giver
-            and S[self.o_e_unit__owner + v_x] == v_receiver
+            if N[self.o_e_unit__prisoner_of + v_x] == _k_v_giver
+            and N[self.o_e_unit__owner + v_x] == _k_v_receiver
         ]
 
     def f_deal__reveal__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
@@ -1434,6 +1449,7 @@ class MarlboroughRules:
 
     def f_destinations(self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int) -> Any:
         "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:212:3]"
+        N: list[int] = S
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -1462,9 +1478,9 @@ class MarlboroughRules:
             )
             v_ways = [*v_ways, *[v_h_3 for v_h_3 in v_along if v_h_3 not in v_ways]]
         v_mine = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+            if N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0
         ]
         return [
             v_h_4
@@ -1525,7 +1541,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__1] == "spain":
                     _w5.append(v_n__1)
                     break
-            v_m += 1 if S[self.o_e_nation__control + _head(_w5)] == v_p else -1
+            v_m += 1 if N[self.o_e_nation__control + _head(_w5)] == v_p else -1
         _w7 = self.id_nation[v_t] == "ireland"
         if _w7:
             _w6 = []
@@ -1533,7 +1549,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__2] == "england":
                     _w6.append(v_n__2)
                     break
-            _w7 = S[self.o_e_nation__control + _head(_w6)] == v_p
+            _w7 = N[self.o_e_nation__control + _head(_w6)] == v_p
         if _w7:
             v_m += 1
         _w9 = self.id_nation[v_t] == "hungary"
@@ -1543,7 +1559,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__3] == "austria":
                     _w8.append(v_n__3)
                     break
-            _w9 = S[self.o_e_nation__control + _head(_w8)] != v_p
+            _w9 = N[self.o_e_nation__control + _head(_w8)] != v_p
         if _w9:
             v_m -= 1
         _w11 = self.id_nation[v_t] == "france"
@@ -1553,7 +1569,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__4] == "england":
                     _w10.append(v_n__4)
                     break
-            _w11 = S[self.o_e_nation__control + _head(_w10)] == v_p
+            _w11 = N[self.o_e_nation__control + _head(_w10)] == v_p
         if _w11:
             v_m -= 1
         _w13 = self.id_nation[v_t] == "england"
@@ -1563,13 +1579,14 @@ class MarlboroughRules:
                 if self.id_nation[v_n__5] == "france":
                     _w12.append(v_n__5)
                     break
-            _w13 = S[self.o_e_nation__control + _head(_w12)] == v_p
+            _w13 = N[self.o_e_nation__control + _head(_w12)] == v_p
         if _w13:
             v_m -= 1
         return v_m
 
     def f_diplomacy_targets(self, S: list[Any], v_p: int) -> Any:
         "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:633:3]"
+        N: list[int] = S
         return [
             v_n
             for v_n in self.ixt_nation__permanent[-1]
@@ -1577,15 +1594,16 @@ class MarlboroughRules:
                 (self.id_nation[v_n] != "ottoman_empire" and self.id_nation[v_n] != "poland")
                 and self.id_nation[v_n] != "pomeranian_sweden"
             )
-            and S[self.o_e_nation__control + v_n] != v_p
+            and N[self.o_e_nation__control + v_n] != v_p
         ]
 
     def f_enlightenment_of(self, S: list[Any], v_p: int) -> int:
         """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:812:3]"""
+        N: list[int] = S
         v_mine = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+            if N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0
         ]
         _w1 = 0
         for v_h in self.all_hex:
@@ -1595,12 +1613,13 @@ class MarlboroughRules:
 
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
         "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:173:3]"
+        N: list[int] = S
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
         if self.s_e_nation__barred[v_n]:
             return False
-        return not (self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None)
+        return not (self.s_e_nation__major[v_n] and N[self.o_e_nation__control + v_n] < 0)
 
     def f_field_strength(self, S: list[Any], v_us: Any) -> int:
         """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04, MARL-30.1-01) [rules/marlborough/rules.yaml:59:3]"""
@@ -1621,6 +1640,7 @@ class MarlboroughRules:
 
     def f_force_ok(self, S: list[Any], v_h: int, v_picked: Any) -> bool:
         """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:451:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_u in v_picked:
             if (
@@ -1655,8 +1675,8 @@ class MarlboroughRules:
             v_u_4
             for v_u_4 in self.all_unit
             if (
-                S[self.o_e_unit__at + v_u_4] == v_h
-                and S[self.o_e_unit__owner + v_u_4] == S[self.o_e_unit__owner + _nth(v_picked, 0)]
+                N[self.o_e_unit__at + v_u_4] == v_h
+                and N[self.o_e_unit__owner + v_u_4] == N[self.o_e_unit__owner + _nth(v_picked, 0)]
             )
             and v_u_4 not in v_picked
         ]
@@ -1718,10 +1738,11 @@ class MarlboroughRules:
 
     def f_held_by(self, S: list[Any], v_p: int) -> Any:
         "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:160:3]"
+        N: list[int] = S
         v_out: list[Any] = []
         for v_u in self.all_unit:
-            v_at = S[self.o_e_unit__at + v_u]
-            if v_at is not None and S[self.o_e_unit__owner + v_u] == v_p:
+            v_at = _ref(N[self.o_e_unit__at + v_u])
+            if v_at is not None and N[self.o_e_unit__owner + v_u] == v_p:
                 v_out = [*v_out, *[v_at]]
         return [
             *v_out,
@@ -1738,8 +1759,9 @@ class MarlboroughRules:
 
     def f_hex_tax(self, S: list[Any], v_p: int, v_h: int) -> int:
         'The taxes one hex pays p, in half TP (10.11, 10.12; 33.1, optional, taxes hex by hex): its TP value now (tp_value), halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:707:3]'
+        N: list[int] = S
         v_n = self.s_e_hex__nation[v_h]
-        if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
+        if v_n is not None and N[self.o_e_nation__control + v_n] == v_p:
             return 2 * self.f_tp_value(S, v_h)
         return self.f_tp_value(S, v_h)
 
@@ -1747,7 +1769,8 @@ class MarlboroughRules:
         self, S: list[Any], v_u: int, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
         """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32), nor out of a besieged fortress (20.3 item 4). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:291:3]"""
-        v_at = S[self.o_e_unit__at + v_u]
+        N: list[int] = S
+        v_at = _ref(N[self.o_e_unit__at + v_u])
         if (v_at is None or self.s_e_hex__terrain[v_at] == "mountain") or S[
             self.o_e_hex__besieged + v_at
         ]:
@@ -1789,10 +1812,11 @@ class MarlboroughRules:
 
     def f_income_of(self, S: list[Any], v_p: int) -> int:
         "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01, MARL-7.2-01) [rules/marlborough/rules.yaml:353:3]"
+        N: list[int] = S
         v_held = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+            if N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0
         ]
         v_total = 0
         for v_h_2 in [
@@ -1803,6 +1827,8 @@ class MarlboroughRules:
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
         "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:103:3]"
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -1814,7 +1840,7 @@ class MarlboroughRules:
         v_n = self.s_e_hex__nation[v_h]
         if v_n is None:
             return False
-        return S[self.o_e_nation__control + v_n] == v_p
+        return N[self.o_e_nation__control + v_n] == _k_v_p
 
     def f_is_fleet(self, S: list[Any], v_u: Any) -> bool:
         "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:333:3]"
@@ -1881,10 +1907,7 @@ class MarlboroughRules:
             if (
                 (
                     (
-                        (
-                            S[self.o_e_unit__owner + v_u] == v_p
-                            and S[self.o_e_unit__at + v_u] is None
-                        )
+                        (N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] < 0)
                         and self.s_e_unit__kind[v_u] != "leader"
                     )
                     and N[self.o_e_unit__due + v_u] == 0
@@ -1925,24 +1948,22 @@ class MarlboroughRules:
         self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int
     ) -> Any:
         """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:484:3]"""
+        N: list[int] = S
         v_foes = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__owner + v_u] != v_p)
+            if (N[self.o_e_unit__at + v_u] >= 0 and N[self.o_e_unit__owner + v_u] != v_p)
             and (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
                 or self.s_e_unit__kind[v_u] == "frigate_fleet"
             )
         ]
         v_enemy_fleets = [
-            S[self.o_e_unit__at + v_u_2]
+            _ref(N[self.o_e_unit__at + v_u_2])
             for v_u_2 in self.all_unit
             if (
-                (
-                    S[self.o_e_unit__at + v_u_2] is not None
-                    and S[self.o_e_unit__owner + v_u_2] is not None
-                )
-                and S[self.o_e_unit__owner + v_u_2] != v_p
+                (N[self.o_e_unit__at + v_u_2] >= 0 and N[self.o_e_unit__owner + v_u_2] >= 0)
+                and N[self.o_e_unit__owner + v_u_2] != v_p
             )
             and (
                 self.s_e_unit__kind[v_u_2] == "battle_fleet"
@@ -1987,9 +2008,9 @@ class MarlboroughRules:
                         ]
         v_closed = self.f_closed_to(S, v_p)
         v_mine = [
-            S[self.o_e_unit__at + v_u_3]
+            _ref(N[self.o_e_unit__at + v_u_3])
             for v_u_3 in self.all_unit
-            if (S[self.o_e_unit__owner + v_u_3] == v_p and S[self.o_e_unit__at + v_u_3] is not None)
+            if (N[self.o_e_unit__owner + v_u_3] == v_p and N[self.o_e_unit__at + v_u_3] >= 0)
             and (not S[self.o_e_unit__embarked + v_u_3])
         ]
         return [
@@ -2007,6 +2028,7 @@ class MarlboroughRules:
 
     def f_naval_supplied(self, S: list[Any], v_p: int, v_sources: Any) -> Any:
         """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:560:3]"""
+        N: list[int] = S
         _w4 = []
         for v_h in v_sources:
             _w7 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
@@ -2026,11 +2048,11 @@ class MarlboroughRules:
         if len(v_ports) == 0:
             return []
         v_foes = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
             if (
-                (S[self.o_e_unit__owner + v_u] is not None and S[self.o_e_unit__owner + v_u] != v_p)
-                and S[self.o_e_unit__at + v_u] is not None
+                (N[self.o_e_unit__owner + v_u] >= 0 and N[self.o_e_unit__owner + v_u] != v_p)
+                and N[self.o_e_unit__at + v_u] >= 0
             )
             and (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2038,9 +2060,9 @@ class MarlboroughRules:
             )
         ]
         v_mine = [
-            S[self.o_e_unit__at + v_u_2]
+            _ref(N[self.o_e_unit__at + v_u_2])
             for v_u_2 in self.all_unit
-            if (S[self.o_e_unit__owner + v_u_2] == v_p and S[self.o_e_unit__at + v_u_2] is not None)
+            if (N[self.o_e_unit__owner + v_u_2] == v_p and N[self.o_e_unit__at + v_u_2] >= 0)
             and (
                 self.s_e_unit__kind[v_u_2] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
@@ -2089,6 +2111,7 @@ class MarlboroughRules:
 
     def f_naval_targets(self, S: list[Any], v_p: int, v_at: Any) -> Any:
         """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:532:3]"""
+        N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -2118,8 +2141,8 @@ class MarlboroughRules:
                     _w14 = False
                     for v_u in self.all_unit:
                         if (
-                            S[self.o_e_unit__at + v_u] == v_h
-                            and S[self.o_e_unit__owner + v_u] == v_q
+                            N[self.o_e_unit__at + v_u] == v_h
+                            and N[self.o_e_unit__owner + v_u] == v_q
                         ):
                             _w14 = True
                             break
@@ -2131,12 +2154,13 @@ class MarlboroughRules:
 
     def f_neutral_garrison(self, S: list[Any], v_h: int) -> bool:
         "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:116:3]"
+        N: list[int] = S
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
         if v_n is None:
             return False
-        return S[self.o_e_nation__control + v_n] is None
+        return N[self.o_e_nation__control + v_n] < 0
 
     def f_other(self, S: list[Any], v_p: Any) -> int:
         """The opponent. [rules/marlborough/rules.yaml:19:3]"""
@@ -2154,6 +2178,8 @@ class MarlboroughRules:
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: int) -> Any:
         """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:404:3]"""
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -2168,7 +2194,8 @@ class MarlboroughRules:
                 v_here = [
                     v_v
                     for v_v in self.all_unit
-                    if S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p
+                    if N[self.o_e_unit__at + v_v] == v_h_2
+                    and N[self.o_e_unit__owner + v_v] == _k_v_p
                 ]
                 if len(v_here) > 0 and len(v_here) < self.c_stacking_limit:
                     _w2 = self.s_e_hex__nation[v_h_2] == self.s_e_unit__nation[v_u]
@@ -2185,15 +2212,17 @@ class MarlboroughRules:
 
     def f_political_total(self, S: list[Any], v_p: int) -> int:
         """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:598:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_n in self.all_nation:
-            if S[self.o_e_nation__control + v_n] == v_p:
+            if N[self.o_e_nation__control + v_n] == v_p:
                 _w1 += self.s_e_nation__political[v_n] if self.s_e_nation__major[v_n] else 1
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: int) -> int:
         "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:315:3]"
-        v_at = S[self.o_e_unit__at + v_u]
+        N: list[int] = S
+        v_at = _ref(N[self.o_e_unit__at + v_u])
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
         if self.s_e_unit__kind[v_u] == "garrison" and (
@@ -2211,10 +2240,11 @@ class MarlboroughRules:
         self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int
     ) -> Any:
         """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:796:3]"""
+        N: list[int] = S
         v_others = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "rebel"
+            if N[self.o_e_unit__at + v_u] >= 0 and self.s_e_unit__kind[v_u] != "rebel"
         ]
         v_open = [
             *[
@@ -2262,7 +2292,11 @@ class MarlboroughRules:
             if not _w5:
                 _w4 = 0
                 for v_u_2 in self.ix_unit__kind.get("rebel", ()):
-                    if S[self.o_e_unit__at + v_u_2] == v_h_2:
+                    if (
+                        S[self.o_e_unit__at + v_u_2] == v_h_2
+                        if v_h_2 is not None
+                        else N[self.o_e_unit__at + v_u_2] < 0
+                    ):
                         _w4 += 1
                 _w5 = _w4 + v_size <= self.f_rebel_limit(S, v_h_2)
             if _w5:
@@ -2279,15 +2313,16 @@ class MarlboroughRules:
 
     def f_rebel_sites(self, S: list[Any], v_state: Any) -> Any:
         "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:752:3]"
+        N: list[int] = S
         v_others = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "rebel"
+            if N[self.o_e_unit__at + v_u] >= 0 and self.s_e_unit__kind[v_u] != "rebel"
         ]
         v_rebels = [
-            S[self.o_e_unit__at + v_u_2]
+            _ref(N[self.o_e_unit__at + v_u_2])
             for v_u_2 in self.ix_unit__kind.get("rebel", ())
-            if S[self.o_e_unit__at + v_u_2] is not None
+            if N[self.o_e_unit__at + v_u_2] >= 0
         ]
         return [
             v_h
@@ -2307,22 +2342,23 @@ class MarlboroughRules:
             return []
         v_out: list[Any] = []
         for v_u in self.all_unit:
-            v_h = S[self.o_e_unit__at + v_u]
+            v_h = _ref(N[self.o_e_unit__at + v_u])
             if (
                 (self.s_e_unit__kind[v_u] == "rebel" and v_h is not None)
                 and (not S[self.o_e_unit__used + v_u])
             ) and v_h not in v_out:
                 v_n = self.s_e_hex__nation[v_h]
-                if v_n is not None and S[self.o_e_nation__control + v_n] != v_p:
+                if v_n is not None and N[self.o_e_nation__control + v_n] != v_p:
                     v_out = [*v_out, *[v_h]]
         return v_out
 
     def f_sea_ways(self, S: list[Any], v_p: int, v_start: int, v_mp: int) -> Any:
         """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:515:3]"""
+        N: list[int] = S
         v_foes = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__owner + v_u] != v_p)
+            if (N[self.o_e_unit__at + v_u] >= 0 and N[self.o_e_unit__owner + v_u] != v_p)
             and (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
                 or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -2355,14 +2391,11 @@ class MarlboroughRules:
             *[v_start],
         ]
         v_enemy_fleets = [
-            S[self.o_e_unit__at + v_u_2]
+            _ref(N[self.o_e_unit__at + v_u_2])
             for v_u_2 in self.all_unit
             if (
-                (
-                    S[self.o_e_unit__at + v_u_2] is not None
-                    and S[self.o_e_unit__owner + v_u_2] is not None
-                )
-                and S[self.o_e_unit__owner + v_u_2] != v_p
+                (N[self.o_e_unit__at + v_u_2] >= 0 and N[self.o_e_unit__owner + v_u_2] >= 0)
+                and N[self.o_e_unit__owner + v_u_2] != v_p
             )
             and (
                 self.s_e_unit__kind[v_u_2] == "battle_fleet"
@@ -2399,6 +2432,7 @@ class MarlboroughRules:
 
     def f_supplied_units(self, S: list[Any], v_p: int) -> Any:
         """The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:544:3]"""
+        N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         _w1 = []
         for v_q__1 in self.all_player:
@@ -2412,9 +2446,9 @@ class MarlboroughRules:
         return [
             v_u
             for v_u in self.all_unit
-            if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+            if (N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0)
             and (
-                S[self.o_e_unit__at + v_u] in v_afloat
+                _ref(N[self.o_e_unit__at + v_u]) in v_afloat
                 or (
                     not (
                         self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2427,6 +2461,7 @@ class MarlboroughRules:
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
         "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units); never into a besieged fortress (20.3 item 4). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01, MARL-20.3-04) [rules/marlborough/rules.yaml:274:3]"
+        N: list[int] = S
         v_n = self.s_e_hex__nation[v_h]
         if (
             (
@@ -2436,16 +2471,17 @@ class MarlboroughRules:
             or v_h in v_enemy
         ) or S[self.o_e_hex__besieged + v_h]:
             return False
-        if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None:
+        if self.s_e_nation__major[v_n] and N[self.o_e_nation__control + v_n] < 0:
             return False
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: int) -> Any:
         "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit, 19.3), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04, MARL-19.3-01) [rules/marlborough/rules.yaml:265:3]"
+        N: list[int] = S
         v_mine = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.ix_unit__kind.get("garrison", ())
-            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+            if N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0
         ]
         return [
             v_h
@@ -2502,9 +2538,10 @@ class MarlboroughRules:
 
     def f_vp_of(self, S: list[Any], v_p: int) -> int:
         """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:588:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_n in self.all_nation:
-            if S[self.o_e_nation__control + v_n] == v_p:
+            if N[self.o_e_nation__control + v_n] == v_p:
                 _w1 += 2 * self.s_e_nation__political[v_n] if self.s_e_nation__major[v_n] else 1
         v_states = _w1
         v_held = self.f_held_by(S, v_p)
@@ -2576,6 +2613,7 @@ class MarlboroughRules:
 
     def f_zoc_against(self, S: list[Any], v_p: int) -> Any:
         """The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:189:3]"""
+        N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -2585,11 +2623,11 @@ class MarlboroughRules:
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
         for v_u in self.all_unit:
-            v_at = S[self.o_e_unit__at + v_u]
+            v_at = _ref(N[self.o_e_unit__at + v_u])
             if (
                 (
                     (
-                        (v_at is not None and S[self.o_e_unit__owner + v_u] == v_q)
+                        (v_at is not None and N[self.o_e_unit__owner + v_u] == v_q)
                         and self.s_e_unit__march[v_u] >= 1
                     )
                     and self.s_e_unit__kind[v_u] != "garrison"
@@ -2874,19 +2912,17 @@ class MarlboroughRules:
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2566:5]"""
+        N: list[int] = S
         v_home = [
-            S[self.o_e_unit__at + v_v]
+            _ref(N[self.o_e_unit__at + v_v])
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
-            if (
-                S[self.o_e_unit__at + v_v] is not None
-                and S[self.o_e_unit__prisoner_of + v_v] is None
-            )
+            if (N[self.o_e_unit__at + v_v] >= 0 and N[self.o_e_unit__prisoner_of + v_v] < 0)
             and v_v != v_x
         ]
-        S[self.o_e_unit__prisoner_of + v_x] = None
+        S[self.o_e_unit__prisoner_of + v_x] = -1
         if len(v_home) > 0:
             S[self.o_e_unit__seen + v_x] = 0
-            S[self.o_e_unit__at + v_x] = _head(v_home)
+            S[self.o_e_unit__at + v_x] = _unref(_head(v_home))
             if S[_LOG] is not False:
                 _log(S, 170, (v_x,))
         else:
@@ -2923,11 +2959,12 @@ class MarlboroughRules:
 
     def p_disband(self, S: list[Any], v_p: int, v_u: Any) -> None:
         """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1654:3]"""
-        v_at = S[self.o_e_unit__at + v_u]
+        N: list[int] = S
+        v_at = _ref(N[self.o_e_unit__at + v_u])
         if S[_LOG] is not False:
             _log(S, 91, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
-        S[self.o_e_unit__at + v_u] = None
+        S[self.o_e_unit__at + v_u] = -1
         S[self.o_e_unit__embarked + v_u] = False
         _w2 = v_at is not None and (
             self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2937,7 +2974,12 @@ class MarlboroughRules:
             _w1 = False
             for v_f in self.all_unit:
                 if (
-                    S[self.o_e_unit__at + v_f] == v_at and S[self.o_e_unit__owner + v_f] == v_p
+                    (
+                        S[self.o_e_unit__at + v_f] == v_at
+                        if v_at is not None
+                        else N[self.o_e_unit__at + v_f] < 0
+                    )
+                    and N[self.o_e_unit__owner + v_f] == v_p
                 ) and (
                     self.s_e_unit__kind[v_f] == "battle_fleet"
                     or self.s_e_unit__kind[v_f] == "frigate_fleet"
@@ -2949,38 +2991,46 @@ class MarlboroughRules:
             for v_v_2 in [
                 v_v
                 for v_v in self.all_unit
-                if (S[self.o_e_unit__at + v_v] == v_at and S[self.o_e_unit__owner + v_v] == v_p)
+                if (
+                    (
+                        S[self.o_e_unit__at + v_v] == v_at
+                        if v_at is not None
+                        else N[self.o_e_unit__at + v_v] < 0
+                    )
+                    and N[self.o_e_unit__owner + v_v] == v_p
+                )
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
                     _log(S, 92, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
-                S[self.o_e_unit__at + v_v_2] = None
+                S[self.o_e_unit__at + v_v_2] = -1
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
         """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:903:3]"""
+        N: list[int] = S
         if (
             (self.c_optional_prisoners and S[self.o_g_land_combat])
-            and S[self.o_e_unit__owner + v_u] is not None
+            and N[self.o_e_unit__owner + v_u] >= 0
         ) and self.s_e_unit__kind[v_u] != "rebel":
             v_die = _roll(S, 6)
             if v_die <= (4 if self.s_e_unit__kind[v_u] == "leader" else 2):
                 _w1 = []
                 for v_q__1 in self.all_player:
-                    if v_q__1 != S[self.o_e_unit__owner + v_u]:
+                    if N[self.o_e_unit__owner + v_u] != v_q__1:
                         _w1.append(v_q__1)
                         break
                 v_captor: int = _head(_w1)
                 S[self.o_e_unit__seen + v_u] = 0
-                S[self.o_e_unit__at + v_u] = None
+                S[self.o_e_unit__at + v_u] = -1
                 S[self.o_e_unit__prisoner_of + v_u] = v_captor
                 if S[_LOG] is not False:
                     _log(S, 6, (v_u, v_captor, v_die))
                 return None
             if S[_LOG] is not False:
                 _log(S, 7, (v_u, v_die))
-        v_at = S[self.o_e_unit__at + v_u]
+        v_at = _ref(N[self.o_e_unit__at + v_u])
         if S[_LOG] is not False:
             _log(S, 8, (v_u,))
         if self.s_e_unit__kind[v_u] == "leader" and (
@@ -2988,7 +3038,7 @@ class MarlboroughRules:
         ):
             S[self.o_e_unit__fallen + v_u] = True
         S[self.o_e_unit__seen + v_u] = 0
-        S[self.o_e_unit__at + v_u] = None
+        S[self.o_e_unit__at + v_u] = -1
         S[self.o_e_unit__embarked + v_u] = False
         _w3 = v_at is not None and (
             self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2998,8 +3048,12 @@ class MarlboroughRules:
             _w2 = False
             for v_f in self.all_unit:
                 if (
-                    S[self.o_e_unit__at + v_f] == v_at
-                    and S[self.o_e_unit__owner + v_f] == S[self.o_e_unit__owner + v_u]
+                    (
+                        S[self.o_e_unit__at + v_f] == v_at
+                        if v_at is not None
+                        else N[self.o_e_unit__at + v_f] < 0
+                    )
+                    and N[self.o_e_unit__owner + v_f] == N[self.o_e_unit__owner + v_u]
                 ) and (
                     self.s_e_unit__kind[v_f] == "battle_fleet"
                     or self.s_e_unit__kind[v_f] == "frigate_fleet"
@@ -3012,15 +3066,19 @@ class MarlboroughRules:
                 v_v
                 for v_v in self.all_unit
                 if (
-                    S[self.o_e_unit__at + v_v] == v_at
-                    and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u]
+                    (
+                        S[self.o_e_unit__at + v_v] == v_at
+                        if v_at is not None
+                        else N[self.o_e_unit__at + v_v] < 0
+                    )
+                    and N[self.o_e_unit__owner + v_v] == N[self.o_e_unit__owner + v_u]
                 )
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
                     _log(S, 9, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
-                S[self.o_e_unit__at + v_v_2] = None
+                S[self.o_e_unit__at + v_v_2] = -1
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
@@ -3043,10 +3101,11 @@ class MarlboroughRules:
                 self.k_player__bourbon if v_die <= 3 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 128, (v_die, S[self.o_g_event_for]))
+                _log(S, 128, (v_die, _ref(N[self.o_g_event_for])))
 
     def p_lift_sieges(self, S: list[Any]) -> None:
         """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1288:3]"""
+        N: list[int] = S
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -3054,14 +3113,22 @@ class MarlboroughRules:
             or S[self.o_e_hex__fortress_marker + v_h__1]
         ]:
             if S[self.o_e_hex__besieged + v_h]:
-                v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
+                v_inside = [
+                    v_u
+                    for v_u in self.all_unit
+                    if (
+                        S[self.o_e_unit__at + v_u] == v_h
+                        if v_h is not None
+                        else N[self.o_e_unit__at + v_u] < 0
+                    )
+                ]
                 _w3 = []
                 for v_q in self.all_player:
                     _w5 = self.f_inherent_of(S, v_h, v_q)
                     if not _w5:
                         _w4 = False
                         for v_u_2 in v_inside:
-                            if S[self.o_e_unit__owner + v_u_2] == v_q:
+                            if N[self.o_e_unit__owner + v_u_2] == v_q:
                                 _w4 = True
                                 break
                         _w5 = _w4
@@ -3073,11 +3140,11 @@ class MarlboroughRules:
                 for v_u_3 in self.all_unit:
                     if (
                         (
-                            S[self.o_e_unit__at + v_u_3] is not None
-                            and S[self.o_e_unit__at + v_u_3] in self.s_e_hex__adjacent[v_h]
+                            N[self.o_e_unit__at + v_u_3] >= 0
+                            and _ref(N[self.o_e_unit__at + v_u_3]) in self.s_e_hex__adjacent[v_h]
                         )
-                        and S[self.o_e_unit__owner + v_u_3] is not None
-                    ) and S[self.o_e_unit__owner + v_u_3] not in v_sides:
+                        and N[self.o_e_unit__owner + v_u_3] >= 0
+                    ) and _ref(N[self.o_e_unit__owner + v_u_3]) not in v_sides:
                         _w6 += 1
                 v_near = _w6
                 if not v_held or v_near == 0:
@@ -3105,7 +3172,7 @@ class MarlboroughRules:
 
     def p_plan_precedence(self, S: list[Any], v_p: int, v_force: Any, v_dfn: Any) -> None:
         """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2222:3]"""
-        S[self.o_g_plans_first] = None
+        S[self.o_g_plans_first] = -1
         if self.c_optional_experimental_leaders:
             _w1 = []
             for v_q__1 in self.all_player:
@@ -3146,18 +3213,19 @@ class MarlboroughRules:
 
     def p_set_control(self, S: list[Any], v_t: Any, v_p: Any) -> None:
         "6.11, 6.42, 6.51: the state's control marker moves to p's space (none: its neutral space), and its units are p's (neutral with none); never its rebels (31.1: hostile to all, whoever controls the state). (MARL-6.11-01, MARL-6.42-01, MARL-6.51-01, MARL-31.1B-01) [rules/marlborough/rules.yaml:1723:3]"
-        S[self.o_e_nation__control + v_t] = v_p
+        S[self.o_e_nation__control + v_t] = _unref(v_p)
         for v_u_2 in [
             v_u
             for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
             if self.s_e_unit__kind[v_u] != "rebel"
         ]:
-            S[self.o_e_unit__owner + v_u_2] = v_p
+            S[self.o_e_unit__owner + v_u_2] = _unref(v_p)
 
     def p_settle_later(self, S: list[Any], v_t: Any, v_was: Any) -> None:
         "A deal changes t's control: who controlled it before the round of negotiation is kept, for settle_deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1962:3]"
-        if S[self.o_e_nation__settled_from + v_t] is None:
-            S[self.o_e_nation__settled_from + v_t] = v_was
+        N: list[int] = S
+        if N[self.o_e_nation__settled_from + v_t] < 0:
+            S[self.o_e_nation__settled_from + v_t] = _unref(v_was)
 
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:13:3]"""
@@ -3203,14 +3271,15 @@ class MarlboroughRules:
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
         """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:91:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_n__1 in self.all_nation:
-            if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
+            if N[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
                 _w1 += self.s_e_nation__political[v_n__1] if self.s_e_nation__major[v_n__1] else 1
         v_b = _w1
         _w2 = 0
         for v_n__2 in self.all_nation:
-            if S[self.o_e_nation__control + v_n__2] == self.k_player__grand_alliance:
+            if N[self.o_e_nation__control + v_n__2] == self.k_player__grand_alliance:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
@@ -3236,7 +3305,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 190, (S[self.o_g_first_player],))
+                _log(S, 190, (_ref(N[self.o_g_first_player]),))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -3258,7 +3327,7 @@ class MarlboroughRules:
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 192, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 192, (_ref(N[self.o_g_first_player]), N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
         """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:872:3]"""
@@ -3699,6 +3768,8 @@ class MarlboroughRules:
 
     def q_advance(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_into: Any) -> None:
         """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]"""
+        N: list[int] = S
+        _k_v_into: int = -1 if v_into is None else v_into
         v_sea = self.s_e_hex__terrain[v_into] == "sea"
         if (
             v_into in self.f_closed_to(S, v_p)
@@ -3713,10 +3784,7 @@ class MarlboroughRules:
         for v_u in v_group:
             _w11 = (
                 (
-                    (
-                        S[self.o_e_unit__at + v_u] is not None
-                        and S[self.o_e_unit__at + v_u] != v_into
-                    )
+                    (N[self.o_e_unit__at + v_u] >= 0 and N[self.o_e_unit__at + v_u] != _k_v_into)
                     and self.s_e_unit__march[v_u] > 0
                 )
                 and (not self.s_e_unit__defends_only[v_u])
@@ -3756,14 +3824,14 @@ class MarlboroughRules:
             return None
         v_go = list(_pick(R, _subsets(v_movers, 0, -1)))
         v_starts = [
-            S[self.o_e_unit__at + v_u_2]
+            _ref(N[self.o_e_unit__at + v_u_2])
             for v_u_2 in v_go
             if self.s_e_unit__kind[v_u_2] == "battle_fleet"
             or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
         ]
         for v_u_3 in v_go:
             S[self.o_e_unit__seen + v_u_3] = 0
-            S[self.o_e_unit__at + v_u_3] = v_into
+            S[self.o_e_unit__at + v_u_3] = _unref(v_into)
             if not (
                 self.s_e_unit__kind[v_u_3] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
@@ -3778,7 +3846,7 @@ class MarlboroughRules:
                 _w15 = False
                 for v_f in self.all_unit:
                     if (
-                        S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p
+                        N[self.o_e_unit__at + v_f] == v_h and N[self.o_e_unit__owner + v_f] == v_p
                     ) and (
                         self.s_e_unit__kind[v_f] == "battle_fleet"
                         or self.s_e_unit__kind[v_f] == "frigate_fleet"
@@ -3792,14 +3860,16 @@ class MarlboroughRules:
             for v_v_2 in [
                 v_v
                 for v_v in self.all_unit
-                if (S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p)
+                if (N[self.o_e_unit__at + v_v] == v_h_2 and N[self.o_e_unit__owner + v_v] == v_p)
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
             ]:
                 S[self.o_e_unit__seen + v_v_2] = 0
-                S[self.o_e_unit__at + v_v_2] = v_into
+                S[self.o_e_unit__at + v_v_2] = _unref(v_into)
 
     def q_combat(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: Any, v_t: int) -> None:
         """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]"""
+        N: list[int] = S
+        _k_v_from: int = -1 if v_from is None else v_from
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -3809,7 +3879,7 @@ class MarlboroughRules:
         v_dfn = [
             v_u
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] == v_t and S[self.o_e_unit__owner + v_u] == v_q)
+            if (N[self.o_e_unit__at + v_u] == v_t and N[self.o_e_unit__owner + v_u] == v_q)
             and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         for v_u_2 in v_force:
@@ -3865,7 +3935,7 @@ class MarlboroughRules:
                 if not (v_barred and v_x_3 == "counter_maneuver")
             ]
             self.p_plan_precedence(S, v_p, v_force, v_dfn)
-            if S[self.o_g_plans_first] is None:
+            if N[self.o_g_plans_first] < 0:
                 if len({v_p, v_q}) < 2:
                     raise RulesError(
                         "a `simultaneously:` block asks one player twice: each line is another player's"
@@ -3874,7 +3944,7 @@ class MarlboroughRules:
                 v_d1 = _pick(R, v_defence_plans)
                 S[self.o_g_battle_attack] = v_a1
                 S[self.o_g_battle_defence] = v_d1
-            elif S[self.o_g_plans_first] == v_q:
+            elif N[self.o_g_plans_first] == v_q:
                 v_d2 = _pick(R, v_defence_plans)
                 v_a2 = _pick(R, v_attack_plans)
                 S[self.o_g_battle_attack] = v_a2
@@ -3894,8 +3964,8 @@ class MarlboroughRules:
                 _w4 = False
                 for v_u_5 in self.all_unit:
                     if (
-                        S[self.o_e_unit__at + v_u_5] == v_t
-                        and S[self.o_e_unit__owner + v_u_5] == v_q
+                        N[self.o_e_unit__at + v_u_5] == v_t
+                        and N[self.o_e_unit__owner + v_u_5] == v_q
                     ):
                         _w4 = True
                         break
@@ -3921,7 +3991,7 @@ class MarlboroughRules:
                 self.q_lose_one(S, R, v_q, v_dfn, v_t, True)
                 _w5 = False
                 for v_u_6 in v_force:
-                    if S[self.o_e_unit__at + v_u_6] == v_from:
+                    if N[self.o_e_unit__at + v_u_6] == _k_v_from:
                         _w5 = True
                         break
                 _w7 = _w5
@@ -3929,8 +3999,8 @@ class MarlboroughRules:
                     _w6 = False
                     for v_u_7 in self.all_unit:
                         if (
-                            S[self.o_e_unit__at + v_u_7] == v_t
-                            and S[self.o_e_unit__owner + v_u_7] == v_q
+                            N[self.o_e_unit__at + v_u_7] == v_t
+                            and N[self.o_e_unit__owner + v_u_7] == v_q
                         ):
                             _w6 = True
                             break
@@ -4003,17 +4073,20 @@ class MarlboroughRules:
         v_siege: bool,
     ) -> None:
         """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1211:3]"""
+        N: list[int] = S
+        _k_v_from: int = -1 if v_from is None else v_from
+        _k_v_t: int = -1 if v_t is None else v_t
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
         v_q: int = _head(_w1)
-        v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
+        v_att = [v_u for v_u in v_force if N[self.o_e_unit__at + v_u] == _k_v_from]
         v_dfn = [
             v_u_2
             for v_u_2 in self.all_unit
-            if (S[self.o_e_unit__at + v_u_2] == v_t and S[self.o_e_unit__owner + v_u_2] == v_q)
+            if (N[self.o_e_unit__at + v_u_2] == _k_v_t and N[self.o_e_unit__owner + v_u_2] == v_q)
             and (not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         v_garrison = self.c_inherent_strength if self.f_inherent_of(S, v_t, v_q) else 0
@@ -4119,8 +4192,8 @@ class MarlboroughRules:
                 _w6 = False
                 for v_u_6 in self.all_unit:
                     if (
-                        S[self.o_e_unit__at + v_u_6] == v_t
-                        and S[self.o_e_unit__owner + v_u_6] == v_q
+                        N[self.o_e_unit__at + v_u_6] == _k_v_t
+                        and N[self.o_e_unit__owner + v_u_6] == v_q
                     ):
                         _w6 = True
                         break
@@ -4132,7 +4205,10 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_q, v_dfn, v_t)
             _w8 = False
             for v_u_7 in self.all_unit:
-                if S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q:
+                if (
+                    N[self.o_e_unit__at + v_u_7] == _k_v_t
+                    and N[self.o_e_unit__owner + v_u_7] == v_q
+                ):
                     _w8 = True
                     break
             if not _w8:
@@ -4180,20 +4256,23 @@ class MarlboroughRules:
 
     def q_defection(self, S: list[Any], R: Any, v_t: Any, v_was: Any, v_p: Any) -> None:
         """6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1735:3]"""
+        N: list[int] = S
+        _k_v_was: int = -1 if v_was is None else v_was
         for v_u_2 in [
             v_u
             for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
-            if S[self.o_e_unit__at + v_u] is not None
+            if N[self.o_e_unit__at + v_u] >= 0
         ]:
-            v_at = S[self.o_e_unit__at + v_u_2]
+            v_at = _ref(N[self.o_e_unit__at + v_u_2])
             _w2 = v_at is not None
             if _w2:
                 _w1 = False
                 for v_v in self.all_unit:
                     if (
                         S[self.o_e_unit__at + v_v] == v_at
-                        and S[self.o_e_unit__owner + v_v] == v_was
-                    ):
+                        if v_at is not None
+                        else N[self.o_e_unit__at + v_v] < 0
+                    ) and N[self.o_e_unit__owner + v_v] == _k_v_was:
                         _w1 = True
                         break
                 _w2 = _w1 or self.f_inherent_of(S, v_at, v_was)
@@ -4229,8 +4308,8 @@ class MarlboroughRules:
                         _w16 = False
                         for v_v_2 in self.all_unit:
                             if (
-                                S[self.o_e_unit__at + v_v_2] == v_h
-                                and S[self.o_e_unit__owner + v_v_2] == v_was
+                                N[self.o_e_unit__at + v_v_2] == v_h
+                                and N[self.o_e_unit__owner + v_v_2] == _k_v_was
                             ):
                                 _w16 = True
                                 break
@@ -4247,7 +4326,7 @@ class MarlboroughRules:
                     if len(v_ways) > 1:
                         v_to = _pick(R, v_ways)
                     S[self.o_e_unit__seen + v_u_2] = 0
-                    S[self.o_e_unit__at + v_u_2] = v_to
+                    S[self.o_e_unit__at + v_u_2] = _unref(v_to)
                     S[self.o_e_unit__embarked + v_u_2] = False
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
@@ -4291,13 +4370,14 @@ class MarlboroughRules:
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
         """The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 "his own diplomacy segments", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1944:3]"""
+        N: list[int] = S
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         self.q_settle_deals(S, R)
         if S[self.o_g_agreed_end]:
             self.p_victory(S, "Both players agree to end the game (28.2)")
         _w1 = []
         for v_q in self.all_player:
-            if v_q == S[self.o_g_first_player]:
+            if N[self.o_g_first_player] == v_q:
                 _w1.append(v_q)
                 break
         v_p: int = _head(_w1)
@@ -4311,6 +4391,7 @@ class MarlboroughRules:
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: int, v_t: int, v_code: Any) -> None:
         """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"""
+        N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4341,7 +4422,7 @@ class MarlboroughRules:
             elif v_how == "coup":
                 self.p_lose_markers(S, v_q, 1)
             elif v_how == "diplomacy":
-                if S[self.o_e_nation__control + v_t] == v_q:
+                if N[self.o_e_nation__control + v_t] == v_q:
                     self.q_make_neutral(S, R, v_t)
                 else:
                     self.q_make_controlled(S, R, v_t, v_p)
@@ -4373,9 +4454,9 @@ class MarlboroughRules:
                             )
                             and self.id_nation[v_t] != "pomeranian_sweden"
                         )
-                        and S[self.o_e_nation__control + v_t] != v_p
+                        and N[self.o_e_nation__control + v_t] != v_p
                     )
-                    and S[self.o_e_nation__control + v_t] is None
+                    and N[self.o_e_nation__control + v_t] < 0
                 ) and _h1 >= max(1, self.s_e_nation__political[v_t]):
                     _w1.append(v_t)
             v_war = _w1
@@ -4389,7 +4470,7 @@ class MarlboroughRules:
                             and self.id_nation[v_n__3] != "poland"
                         )
                         and self.id_nation[v_n__3] != "pomeranian_sweden"
-                    ) and S[self.o_e_nation__control + v_n__3] != v_p:
+                    ) and N[self.o_e_nation__control + v_n__3] != v_p:
                         _w3.append(v_n__3)
                 v_t_2 = _pick_optional(R, _w3)
                 if v_t_2 is None:
@@ -4407,6 +4488,7 @@ class MarlboroughRules:
         self, S: list[Any], R: Any, v_u: int, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
         "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"
+        N: list[int] = S
         v_afloat = (
             (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -4424,12 +4506,15 @@ class MarlboroughRules:
             self.p_eliminate(S, v_u)
         else:
             v_d = min(
-                [_distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_2) for v_h_2 in v_ok]
+                [
+                    _distance(self.bd_axial, _ref(N[self.o_e_unit__at + v_u]), v_h_2)
+                    for v_h_2 in v_ok
+                ]
             )
             v_near = [
                 v_h_3
                 for v_h_3 in v_ok
-                if _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_3) == v_d
+                if _distance(self.bd_axial, _ref(N[self.o_e_unit__at + v_u]), v_h_3) == v_d
             ]
             v_to = _head(v_near)
             if len(v_near) > 1 and v_home:
@@ -4437,7 +4522,7 @@ class MarlboroughRules:
             elif len(v_near) > 1:
                 v_to = _pick(R, _uniq(v_near))
             S[self.o_e_unit__seen + v_u] = 0
-            S[self.o_e_unit__at + v_u] = v_to
+            S[self.o_e_unit__at + v_u] = _unref(v_to)
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: int, v_amount: int) -> None:
         '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
@@ -4478,9 +4563,9 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             v_mine = [
-                S[self.o_e_unit__at + v_u]
+                _ref(N[self.o_e_unit__at + v_u])
                 for v_u in self.all_unit
-                if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                if (N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0)
                 and (
                     self.c_optional_fleets_pillage_and_enlighten
                     or not (
@@ -4526,6 +4611,7 @@ class MarlboroughRules:
 
     def q_espionage(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
         """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1820:3]"""
+        N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4536,8 +4622,8 @@ class MarlboroughRules:
         if v_what == "units":
             for v_u in self.all_unit:
                 if (
-                    S[self.o_e_unit__owner + v_u] == v_q and S[self.o_e_unit__at + v_u] is not None
-                ) and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t:
+                    N[self.o_e_unit__owner + v_u] == v_q and N[self.o_e_unit__at + v_u] >= 0
+                ) and self.s_e_hex__nation[_ref(N[self.o_e_unit__at + v_u])] == v_t:
                     S[self.o_e_unit__seen + v_u] |= 1 << v_p
                     S[_REVEALS] += 1
         elif v_what == "treasury":
@@ -4567,10 +4653,11 @@ class MarlboroughRules:
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: int) -> None:
         """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1560:3]"""
+        N: list[int] = S
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
-            if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] == v_p
+            if self.s_e_nation__major[v_n] and N[self.o_e_nation__control + v_n] == v_p
         ]:
             v_caps = [
                 v_h
@@ -4580,8 +4667,8 @@ class MarlboroughRules:
             _w1 = False
             for v_u in self.ixt_unit__nation[v_n_2 if v_n_2 is not None else -1]:
                 if (
-                    S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps
-                ) and S[self.o_e_unit__owner + v_u] == v_p:
+                    N[self.o_e_unit__at + v_u] >= 0 and _ref(N[self.o_e_unit__at + v_u]) in v_caps
+                ) and N[self.o_e_unit__owner + v_u] == v_p:
                     _w1 = True
                     break
             if _w1:
@@ -4589,6 +4676,7 @@ class MarlboroughRules:
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_h: int) -> None:
         """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"""
+        N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4598,13 +4686,13 @@ class MarlboroughRules:
         v_dfn = [
             v_u
             for v_u in self.all_unit
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_q
+            if N[self.o_e_unit__at + v_u] == v_h and N[self.o_e_unit__owner + v_u] == v_q
         ]
         for v_u_2 in v_dfn:
             if self.s_e_unit__march[v_u_2] == 0:
                 self.p_eliminate(S, v_u_2)
         self.p_destroy_garrison(S, v_h)
-        v_movers = [v_u_3 for v_u_3 in v_dfn if S[self.o_e_unit__at + v_u_3] == v_h]
+        v_movers = [v_u_3 for v_u_3 in v_dfn if N[self.o_e_unit__at + v_u_3] == v_h]
         if len(v_movers) > 0:
             v_mine = self.f_held_by(S, v_q)
             v_closed = self.f_closed_to(S, v_q)
@@ -4636,33 +4724,33 @@ class MarlboroughRules:
                 v_to = _pick(R, v_ways)
                 for v_u_5 in v_movers:
                     S[self.o_e_unit__seen + v_u_5] = 0
-                    S[self.o_e_unit__at + v_u_5] = v_to
+                    S[self.o_e_unit__at + v_u_5] = _unref(v_to)
         S[self.o_e_hex__besieged + v_h] = False
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: int) -> None:
         """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2270:3]"""
+        N: list[int] = S
         S[self.o_g_tax_change] = 0
         v_places = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
-            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+            if N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0
         ]
         v_centers = [
             v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_places
         ]
         _w3 = []
         for v_n in self.all_nation:
-            _w5 = S[self.o_e_nation__control + v_n] == v_p and (
+            _w5 = N[self.o_e_nation__control + v_n] == v_p and (
                 self.s_e_nation__major[v_n] or self.c_taxes_raised_by_minor_states
             )
             if _w5:
                 _w4 = False
                 for v_u_2 in self.ixt_unit__nation[v_n if v_n is not None else -1]:
                     if (
-                        S[self.o_e_unit__owner + v_u_2] == v_p
-                        and S[self.o_e_unit__at + v_u_2] is not None
-                    ) and S[self.o_e_unit__at + v_u_2] in v_centers:
+                        N[self.o_e_unit__owner + v_u_2] == v_p and N[self.o_e_unit__at + v_u_2] >= 0
+                    ) and _ref(N[self.o_e_unit__at + v_u_2]) in v_centers:
                         _w4 = True
                         break
                 _w5 = _w4
@@ -4678,24 +4766,32 @@ class MarlboroughRules:
             v_here = [
                 self.s_e_unit__nation[v_u_3]
                 for v_u_3 in self.all_unit
-                if S[self.o_e_unit__at + v_u_3] == v_h_2 and S[self.o_e_unit__owner + v_u_3] == v_p
+                if N[self.o_e_unit__at + v_u_3] == v_h_2 and N[self.o_e_unit__owner + v_u_3] == v_p
             ]
             v_n_2 = self.s_e_hex__nation[v_h_2]
-            S[self.o_e_hex__taxed_by + v_h_2] = None
+            S[self.o_e_hex__taxed_by + v_h_2] = -1
             if v_n_2 is not None and v_n_2 in v_here:
                 if v_n_2 in v_raising:
-                    S[self.o_e_hex__taxed_by + v_h_2] = v_n_2
+                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_n_2)
             else:
                 v_up = [v_s for v_s in v_raising if v_s in v_here]
                 if len(v_up) == 1:
-                    S[self.o_e_hex__taxed_by + v_h_2] = _nth(v_up, 0)
+                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(_nth(v_up, 0))
                 elif len(v_up) > 1:
                     v_pick = _pick_optional(R, _uniq(v_up))
-                    S[self.o_e_hex__taxed_by + v_h_2] = v_pick
+                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_pick)
         for v_s_2 in v_raising:
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_increasing_taxes, 6, v_die)
-            v_mine = [v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2]
+            v_mine = [
+                v_h_3
+                for v_h_3 in v_centers
+                if (
+                    S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
+                    if v_s_2 is not None
+                    else N[self.o_e_hex__taxed_by + v_h_3] < 0
+                )
+            ]
             _w6 = 0
             for v_h_4 in v_mine:
                 _w6 += self.f_hex_tax(S, v_p, v_h_4)
@@ -4709,8 +4805,8 @@ class MarlboroughRules:
                         v_u_4
                         for v_u_4 in self.ixt_unit__nation[v_s_2 if v_s_2 is not None else -1]
                         if (
-                            S[self.o_e_unit__at + v_u_4] == v_h_6
-                            and S[self.o_e_unit__owner + v_u_4] == v_p
+                            N[self.o_e_unit__at + v_u_4] == v_h_6
+                            and N[self.o_e_unit__owner + v_u_4] == v_p
                         )
                         and self.s_e_unit__kind[v_u_4] != "leader"
                     ]
@@ -4718,10 +4814,12 @@ class MarlboroughRules:
                         v_u_5: int = _pick(R, v_rebels)
                         self.p_eliminate(S, v_u_5)
         for v_h_7 in v_centers:
-            S[self.o_e_hex__taxed_by + v_h_7] = None
+            S[self.o_e_hex__taxed_by + v_h_7] = -1
 
     def q_intercept(self, S: list[Any], R: Any, v_p: int, v_at: Any) -> None:
         """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1492:3]"""
+        N: list[int] = S
+        _k_v_at: int = -1 if v_at is None else v_at
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4729,19 +4827,20 @@ class MarlboroughRules:
                 break
         v_q: int = _head(_w1)
         v_ports = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.ix_unit__kind.get("frigate_fleet", ())
             if (
-                (S[self.o_e_unit__owner + v_u] == v_q and S[self.o_e_unit__at + v_u] is not None)
-                and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
+                (N[self.o_e_unit__owner + v_u] == v_q and N[self.o_e_unit__at + v_u] >= 0)
+                and self.s_e_hex__port[_ref(N[self.o_e_unit__at + v_u])]
             )
-            and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
+            and _distance(self.bd_axial, _ref(N[self.o_e_unit__at + v_u]), v_at) <= 3
         ]
         for v_h_2 in [v_h for v_h in self.all_hex if v_h in v_ports]:
             _w2 = False
             for v_u_2 in self.all_unit:
                 if (
-                    S[self.o_e_unit__at + v_u_2] == v_at and S[self.o_e_unit__owner + v_u_2] == v_p
+                    N[self.o_e_unit__at + v_u_2] == _k_v_at
+                    and N[self.o_e_unit__owner + v_u_2] == v_p
                 ) and (
                     self.s_e_unit__kind[v_u_2] == "battle_fleet"
                     or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
@@ -4760,8 +4859,8 @@ class MarlboroughRules:
                                     [
                                         v_u_3
                                         for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
-                                        if S[self.o_e_unit__at + v_u_3] == v_h_2
-                                        and S[self.o_e_unit__owner + v_u_3] == v_q
+                                        if N[self.o_e_unit__at + v_u_3] == v_h_2
+                                        and N[self.o_e_unit__owner + v_u_3] == v_q
                                     ],
                                     1,
                                     -1,
@@ -4770,10 +4869,10 @@ class MarlboroughRules:
                         )
                         for v_u_4 in v_frigates:
                             S[self.o_e_unit__seen + v_u_4] = 0
-                            S[self.o_e_unit__at + v_u_4] = v_at
+                            S[self.o_e_unit__at + v_u_4] = _unref(v_at)
                         self.q_crt_combat(S, R, v_q, v_frigates, v_at, v_at, 0, False)
                         for v_u_5 in v_frigates:
-                            if S[self.o_e_unit__at + v_u_5] is not None:
+                            if N[self.o_e_unit__at + v_u_5] >= 0:
                                 S[self.o_e_unit__seen + v_u_5] = 0
                                 S[self.o_e_unit__at + v_u_5] = v_h_2
                     else:
@@ -4819,10 +4918,11 @@ class MarlboroughRules:
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: int, v_force: Any) -> None:
         "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"
+        N: list[int] = S
         v_alive = [
             v_u
             for v_u in v_force
-            if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "leader"
+            if N[self.o_e_unit__at + v_u] >= 0 and self.s_e_unit__kind[v_u] != "leader"
         ]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4835,7 +4935,8 @@ class MarlboroughRules:
         self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
         "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
-        v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
+        N: list[int] = S
+        v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] >= 0]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
             self.p_eliminate(S, v_u_2)
@@ -4893,14 +4994,16 @@ class MarlboroughRules:
 
     def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
         "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1704:3]"
-        v_was = S[self.o_e_nation__control + v_t]
+        N: list[int] = S
+        v_was = _ref(N[self.o_e_nation__control + v_t])
         self.p_set_control(S, v_t, v_p)
         if v_was is not None and v_was != v_p:
             self.q_defection(S, R, v_t, v_was, v_p)
 
     def q_make_neutral(self, S: list[Any], R: Any, v_t: int) -> None:
         "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1756:3]"
-        v_was = S[self.o_e_nation__control + v_t]
+        N: list[int] = S
+        v_was = _ref(N[self.o_e_nation__control + v_t])
         self.p_set_control(S, v_t, None)
         self.q_neutral_effects(S, R, v_t, v_was)
 
@@ -4910,7 +5013,7 @@ class MarlboroughRules:
         for v_u_2 in [
             v_u
             for v_u in self.all_unit
-            if (S[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0)
+            if (N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0)
             and N[self.o_e_unit__due + v_u] <= S[_TURN]
         ]:
             S[self.o_e_unit__due + v_u_2] = 0
@@ -4920,7 +5023,7 @@ class MarlboroughRules:
             else:
                 v_h = _pick(R, _uniq(v_ports))
                 S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = v_h
+                S[self.o_e_unit__at + v_u_2] = _unref(v_h)
         self.q_free_markers(S, R, v_p)
         v_price = self.c_marker_price
         v_most = min(
@@ -4960,15 +5063,19 @@ class MarlboroughRules:
                             S[self.o_e_hex__garrison_destroyed + v_h_2]
                             and self.s_e_hex__nation[v_h_2] is not None
                         )
-                        and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                        and N[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
                     ) and v_h_2 not in v_foes
                     if _w7:
                         _w6 = False
                         for v_u_3 in self.all_unit:
                             if (
                                 (
-                                    S[self.o_e_unit__at + v_u_3] == v_h_2
-                                    and S[self.o_e_unit__owner + v_u_3] == v_p
+                                    (
+                                        S[self.o_e_unit__at + v_u_3] == v_h_2
+                                        if v_h_2 is not None
+                                        else N[self.o_e_unit__at + v_u_3] < 0
+                                    )
+                                    and N[self.o_e_unit__owner + v_u_3] == v_p
                                 )
                                 and self.s_e_unit__kind[v_u_3] != "leader"
                             ) and (
@@ -5008,8 +5115,8 @@ class MarlboroughRules:
                     (
                         (
                             (
-                                S[self.o_e_unit__owner + v_u__5] == v_p
-                                and S[self.o_e_unit__at + v_u__5] is None
+                                N[self.o_e_unit__owner + v_u__5] == v_p
+                                and N[self.o_e_unit__at + v_u__5] < 0
                             )
                             and self.s_e_unit__kind[v_u__5] != "leader"
                         )
@@ -5050,14 +5157,16 @@ class MarlboroughRules:
                     else:
                         v_h_4 = _pick(R, _uniq(self.f_placements(S, v_p, v_u_4)))
                         S[self.o_e_unit__seen + v_u_4] = 0
-                        S[self.o_e_unit__at + v_u_4] = v_h_4
+                        S[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any) -> None:
         """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1520:3]"""
+        N: list[int] = S
+        _k_v_h: int = -1 if v_h is None else v_h
         v_navy = [
             v_u
             for v_u in v_group
-            if S[self.o_e_unit__at + v_u] == v_h
+            if N[self.o_e_unit__at + v_u] == _k_v_h
             and (
                 (
                     (
@@ -5108,7 +5217,7 @@ class MarlboroughRules:
         v_to: int = _pick(R, v_ways)
         for v_u_4 in v_navy:
             S[self.o_e_unit__seen + v_u_4] = 0
-            S[self.o_e_unit__at + v_u_4] = v_to
+            S[self.o_e_unit__at + v_u_4] = _unref(v_to)
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
         "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2517:1]"
@@ -5142,6 +5251,7 @@ class MarlboroughRules:
 
     def q_neutral_effects(self, S: list[Any], R: Any, v_t: int, v_was: Any) -> None:
         """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1779:3]"""
+        N: list[int] = S
         v_towns = [
             v_h
             for v_h in self.ixt_hex__nation[v_t if v_t is not None else -1]
@@ -5156,8 +5266,8 @@ class MarlboroughRules:
                     _w6 = False
                     for v_u in self.all_unit:
                         if (
-                            S[self.o_e_unit__at + v_u] == v_h_2
-                            and S[self.o_e_unit__owner + v_u] == v_q
+                            N[self.o_e_unit__at + v_u] == v_h_2
+                            and N[self.o_e_unit__owner + v_u] == v_q
                         ):
                             _w6 = True
                             break
@@ -5172,21 +5282,17 @@ class MarlboroughRules:
             for v_u_3 in [
                 v_u_2
                 for v_u_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                if S[self.o_e_unit__at + v_u_2] is not None
-                and self.s_e_unit__kind[v_u_2] != "rebel"
+                if N[self.o_e_unit__at + v_u_2] >= 0 and self.s_e_unit__kind[v_u_2] != "rebel"
             ]:
                 self.p_eliminate(S, v_u_3)
         for v_u_5 in [
             v_u_4
             for v_u_4 in self.all_unit
             if (
-                (
-                    S[self.o_e_unit__at + v_u_4] is not None
-                    and S[self.o_e_unit__owner + v_u_4] is not None
-                )
-                and S[self.o_e_unit__owner + v_u_4] not in v_keep
+                (N[self.o_e_unit__at + v_u_4] >= 0 and N[self.o_e_unit__owner + v_u_4] >= 0)
+                and _ref(N[self.o_e_unit__owner + v_u_4]) not in v_keep
             )
-            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_4]] == v_t
+            and self.s_e_hex__nation[_ref(N[self.o_e_unit__at + v_u_4])] == v_t
         ]:
             _w10 = []
             for v_h_3 in self.all_hex:
@@ -5195,26 +5301,26 @@ class MarlboroughRules:
                     _w11 = False
                     for v_v in self.all_unit:
                         if (
-                            S[self.o_e_unit__at + v_v] == v_h_3
-                            and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_5]
+                            N[self.o_e_unit__at + v_v] == v_h_3
+                            and N[self.o_e_unit__owner + v_v] == N[self.o_e_unit__owner + v_u_5]
                         ):
                             _w11 = True
                             break
                     _w12 = _w11
                 if _w12:
                     _w10.append(v_h_3)
-            self.q_displace(S, R, v_u_5, _w10, S[self.o_e_unit__owner + v_u_5], False)
+            self.q_displace(S, R, v_u_5, _w10, _ref(N[self.o_e_unit__owner + v_u_5]), False)
         for v_u_7 in [
             v_u_6
             for v_u_6 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-            if S[self.o_e_unit__at + v_u_6] is not None
-            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] != v_t
+            if N[self.o_e_unit__at + v_u_6] >= 0
+            and self.s_e_hex__nation[_ref(N[self.o_e_unit__at + v_u_6])] != v_t
         ]:
             _w14 = []
             for v_h_4 in self.ixt_hex__nation[v_t if v_t is not None else -1]:
                 _w15 = False
                 for v_v_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]:
-                    if S[self.o_e_unit__at + v_v_2] == v_h_4:
+                    if N[self.o_e_unit__at + v_v_2] == v_h_4:
                         _w15 = True
                         break
                 if _w15:
@@ -5223,15 +5329,17 @@ class MarlboroughRules:
 
     def q_new_leader(self, S: list[Any], R: Any, v_p: Any) -> None:
         '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]'
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         v_ready = [
             v_u
             for v_u in self.ix_unit__kind.get("leader", ())
             if (
                 (
-                    (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is None)
+                    (N[self.o_e_unit__owner + v_u] == _k_v_p and N[self.o_e_unit__at + v_u] < 0)
                     and (not S[self.o_e_unit__fallen + v_u])
                 )
-                and S[self.o_e_unit__prisoner_of + v_u] is None
+                and N[self.o_e_unit__prisoner_of + v_u] < 0
             )
             and len(self.f_placements(S, v_p, v_u)) > 0
         ]
@@ -5240,15 +5348,16 @@ class MarlboroughRules:
         v_u_2: int = _pick(R, v_ready)
         v_h: int = _pick(R, _uniq(self.f_placements(S, v_p, v_u_2)))
         S[self.o_e_unit__seen + v_u_2] = 0
-        S[self.o_e_unit__at + v_u_2] = v_h
+        S[self.o_e_unit__at + v_u_2] = _unref(v_h)
 
     def q_operations(self, S: list[Any], R: Any) -> None:
         """The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1401:3]"""
+        N: list[int] = S
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         _w1 = []
         for v_q in self.all_player:
-            if v_q == S[self.o_g_first_player]:
+            if N[self.o_g_first_player] == v_q:
                 _w1.append(v_q)
                 break
         v_p: int = _head(_w1)
@@ -5287,13 +5396,21 @@ class MarlboroughRules:
 
     def q_pillage(self, S: list[Any], R: Any, v_p: int) -> None:
         """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2160:3]"""
-        v_h = S[self.o_g_operated_at]
+        N: list[int] = S
+        v_h = _ref(N[self.o_g_operated_at])
         if v_h is None:
             return None
         v_force = [
             v_u
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            if (
+                (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
+                and N[self.o_e_unit__owner + v_u] == v_p
+            )
             and S[self.o_e_unit__used + v_u]
         ]
         _w1 = False
@@ -5306,7 +5423,7 @@ class MarlboroughRules:
         if (
             ((not v_able or S[self.o_e_hex__pillaged + v_h]) or self.s_e_hex__terrain[v_h] == "sea")
             or v_n is None
-        ) or S[self.o_e_nation__control + v_n] is None:
+        ) or N[self.o_e_nation__control + v_n] < 0:
             return None
         v_go = R() < 0.5
         if not v_go:
@@ -5330,7 +5447,15 @@ class MarlboroughRules:
             self.q_lose_discipline(S, R, v_p, v_force)
         else:
             self.q_pillage_hex(S, R, v_p, v_h)
-            v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
+            v_alive = [
+                v_u_4
+                for v_u_4 in v_force
+                if (
+                    S[self.o_e_unit__at + v_u_4] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u_4] < 0
+                )
+            ]
             if len(v_alive) > 0:
                 v_u_5: int = _pick(R, v_alive)
                 self.p_eliminate(S, v_u_5)
@@ -5366,9 +5491,9 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             v_mine = [
-                S[self.o_e_unit__at + v_u]
+                _ref(N[self.o_e_unit__at + v_u])
                 for v_u in self.all_unit
-                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+                if N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0
             ]
             v_sites = [
                 v_h
@@ -5401,7 +5526,7 @@ class MarlboroughRules:
             v_mine = [
                 v_u
                 for v_u in self.all_unit
-                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+                if N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0
             ]
             _w1 = 0
             for v_u_2 in v_mine:
@@ -5442,13 +5567,13 @@ class MarlboroughRules:
                 pass
         elif v_r[2] == "Subsidies":
             self.p_event_side(S)
-            self.p_subsidies(S, S[self.o_g_event_for])
+            self.p_subsidies(S, _ref(N[self.o_g_event_for]))
         elif v_r[2] == "War Party":
             self.p_event_side(S)
-            self.q_war_party(S, R, S[self.o_g_event_for])
+            self.q_war_party(S, R, _ref(N[self.o_g_event_for]))
         elif v_r[2] == "New Leader":
             self.p_event_side(S)
-            self.q_new_leader(S, R, S[self.o_g_event_for])
+            self.q_new_leader(S, R, _ref(N[self.o_g_event_for]))
         else:
             pass
 
@@ -5470,12 +5595,12 @@ class MarlboroughRules:
             S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         S[self.o_g_acted] = True
-        S[self.o_g_operated_at] = None
+        S[self.o_g_operated_at] = -1
         v_force = [
-            v_u for v_u in self.ix_unit__kind.get("rebel", ()) if S[self.o_e_unit__at + v_u] == v_h
+            v_u for v_u in self.ix_unit__kind.get("rebel", ()) if N[self.o_e_unit__at + v_u] == v_h
         ]
         v_n = self.s_e_hex__nation[v_h]
-        if v_n is not None and S[self.o_e_nation__control + v_n] is None:
+        if v_n is not None and N[self.o_e_nation__control + v_n] < 0:
             self.p_set_control(S, v_n, v_q)
         for v_u_2 in v_force:
             S[self.o_e_unit__used + v_u_2] = True
@@ -5484,14 +5609,18 @@ class MarlboroughRules:
         if v_to != v_h:
             for v_u_4 in v_force:
                 S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = v_to
+                S[self.o_e_unit__at + v_u_4] = _unref(v_to)
         _w4 = []
         for v_t in self.f_attack_targets(S, v_p, v_to):
             _w6 = self.s_e_hex__nation[v_t] == self.s_e_hex__nation[v_to]
             if _w6:
                 _w5 = False
                 for v_u_5 in self.ix_unit__kind.get("rebel", ()):
-                    if S[self.o_e_unit__at + v_u_5] == v_t:
+                    if (
+                        S[self.o_e_unit__at + v_u_5] == v_t
+                        if v_t is not None
+                        else N[self.o_e_unit__at + v_u_5] < 0
+                    ):
                         _w5 = True
                         break
                 _w6 = not _w5
@@ -5507,7 +5636,15 @@ class MarlboroughRules:
                 S,
                 R,
                 v_p,
-                [v_u_6 for v_u_6 in v_force if S[self.o_e_unit__at + v_u_6] == v_to],
+                [
+                    v_u_6
+                    for v_u_6 in v_force
+                    if (
+                        S[self.o_e_unit__at + v_u_6] == v_to
+                        if v_to is not None
+                        else N[self.o_e_unit__at + v_u_6] < 0
+                    )
+                ],
                 v_to,
                 v_t_2,
             )
@@ -5526,11 +5663,12 @@ class MarlboroughRules:
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
         """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2324:3]"""
+        N: list[int] = S
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
             for v_u in self.ix_unit__kind__nation.get(("rebel", v_n), ()):
-                if S[self.o_e_unit__at + v_u] is None:
+                if N[self.o_e_unit__at + v_u] < 0:
                     _w3 = True
                     break
             if _w3:
@@ -5541,11 +5679,11 @@ class MarlboroughRules:
         v_n_2 = _head(_shuffled(S, v_states))
         _w4 = []
         for v_q in self.all_player:
-            if v_q == S[self.o_g_first_player]:
+            if N[self.o_g_first_player] == v_q:
                 _w4.append(v_q)
                 break
         _v_placer: int = _head(_w4)
-        v_c = S[self.o_e_nation__control + v_n_2]
+        v_c = _ref(N[self.o_e_nation__control + v_n_2])
         if v_c is not None:
             _w5 = []
             for v_q__1 in self.all_player:
@@ -5556,14 +5694,14 @@ class MarlboroughRules:
         for v_u_3 in [
             v_u_2
             for v_u_2 in self.ix_unit__kind__nation.get(("rebel", v_n_2), ())
-            if S[self.o_e_unit__at + v_u_2] is None
+            if N[self.o_e_unit__at + v_u_2] < 0
         ]:
             v_sites = self.f_rebel_sites(S, v_n_2)
             if len(v_sites) > 0:
                 v_h: int = _pick(R, _uniq(v_sites))
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
-                S[self.o_e_unit__at + v_u_3] = v_h
+                S[self.o_e_unit__at + v_u_3] = _unref(v_h)
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: int) -> None:
         """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2203:3]"""
@@ -5574,7 +5712,7 @@ class MarlboroughRules:
             if _w2:
                 _w1 = False
                 for v_u in self.all_unit:
-                    if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p:
+                    if N[self.o_e_unit__at + v_u] == v_h and N[self.o_e_unit__owner + v_u] == v_p:
                         _w1 = True
                         break
                 _w2 = _w1
@@ -5588,7 +5726,9 @@ class MarlboroughRules:
 
     def q_retreat(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any) -> None:
         """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"""
-        v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
+        N: list[int] = S
+        _k_v_h: int = -1 if v_h is None else v_h
+        v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] == _k_v_h]
         if len(v_alive) == 0:
             return None
         if (
@@ -5599,7 +5739,7 @@ class MarlboroughRules:
             if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
                 self.p_eliminate(S, v_u_2)
         self.q_naval_retreat(S, R, v_p, v_alive, v_h)
-        v_alive = [v_u_3 for v_u_3 in v_alive if S[self.o_e_unit__at + v_u_3] == v_h]
+        v_alive = [v_u_3 for v_u_3 in v_alive if N[self.o_e_unit__at + v_u_3] == _k_v_h]
         if len(v_alive) == 0:
             return None
         v_closed = self.f_closed_to(S, v_p)
@@ -5644,7 +5784,7 @@ class MarlboroughRules:
         v_to: int = _pick(R, v_ways)
         for v_u_6 in v_alive:
             S[self.o_e_unit__seen + v_u_6] = 0
-            S[self.o_e_unit__at + v_u_6] = v_to
+            S[self.o_e_unit__at + v_u_6] = _unref(v_to)
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: int) -> None:
         '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
@@ -5686,6 +5826,7 @@ class MarlboroughRules:
         self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: int, v_forced: bool
     ) -> None:
         """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1426:3]"""
+        N: list[int] = S
         v_fleets = [
             v_u
             for v_u in v_force
@@ -5738,13 +5879,13 @@ class MarlboroughRules:
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
         if self.c_optional_fleets_pillage_and_enlighten and self.s_e_hex__terrain[v_to] != "sea":
-            S[self.o_g_operated_at] = v_to
+            S[self.o_g_operated_at] = _unref(v_to)
         for v_u_7 in v_cargo:
             S[self.o_e_unit__embarked + v_u_7] = True
         if v_to != v_from:
             for v_u_8 in v_force:
                 S[self.o_e_unit__seen + v_u_8] = 0
-                S[self.o_e_unit__at + v_u_8] = v_to
+                S[self.o_e_unit__at + v_u_8] = _unref(v_to)
         else:
             pass
         if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
@@ -5769,7 +5910,11 @@ class MarlboroughRules:
         v_afloat = [
             v_u_11
             for v_u_11 in v_force
-            if S[self.o_e_unit__at + v_u_11] == v_to
+            if (
+                S[self.o_e_unit__at + v_u_11] == v_to
+                if v_to is not None
+                else N[self.o_e_unit__at + v_u_11] < 0
+            )
             and (
                 (
                     self.s_e_unit__kind[v_u_11] == "battle_fleet"
@@ -5802,7 +5947,11 @@ class MarlboroughRules:
                         for v_u_13 in v_cargo
                         if (
                             (
-                                S[self.o_e_unit__at + v_u_13] == v_to
+                                (
+                                    S[self.o_e_unit__at + v_u_13] == v_to
+                                    if v_to is not None
+                                    else N[self.o_e_unit__at + v_u_13] < 0
+                                )
                                 and S[self.o_e_unit__embarked + v_u_13]
                             )
                             and (not self.s_e_unit__defends_only[v_u_13])
@@ -5817,20 +5966,17 @@ class MarlboroughRules:
         """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]"""
         N: list[int] = S
         v_ready = [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
             if (
                 (
-                    (
-                        S[self.o_e_unit__owner + v_u] == v_p
-                        and S[self.o_e_unit__at + v_u] is not None
-                    )
+                    (N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__at + v_u] >= 0)
                     and self.s_e_unit__march[v_u] > 0
                 )
                 and (not S[self.o_e_unit__used + v_u])
             )
             and (
-                self.s_e_hex__terrain[S[self.o_e_unit__at + v_u]] != "sea"
+                self.s_e_hex__terrain[_ref(N[self.o_e_unit__at + v_u])] != "sea"
                 or (
                     self.s_e_unit__kind[v_u] == "battle_fleet"
                     or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -5840,23 +5986,23 @@ class MarlboroughRules:
         v_again: list[Any] = []
         if N[self.o_p_markers + v_p] & self.mk_card__kind.get("forced_march", 0) != 0:
             v_again = [
-                S[self.o_e_unit__at + v_u_2]
+                _ref(N[self.o_e_unit__at + v_u_2])
                 for v_u_2 in self.all_unit
                 if (
                     (
                         (
                             (
-                                S[self.o_e_unit__owner + v_u_2] == v_p
-                                and S[self.o_e_unit__at + v_u_2] is not None
+                                N[self.o_e_unit__owner + v_u_2] == v_p
+                                and N[self.o_e_unit__at + v_u_2] >= 0
                             )
                             and self.s_e_unit__march[v_u_2] > 0
                         )
                         and S[self.o_e_unit__used + v_u_2]
                     )
-                    and S[self.o_e_unit__at + v_u_2] not in v_ready
+                    and _ref(N[self.o_e_unit__at + v_u_2]) not in v_ready
                 )
                 and (
-                    self.s_e_hex__terrain[S[self.o_e_unit__at + v_u_2]] != "sea"
+                    self.s_e_hex__terrain[_ref(N[self.o_e_unit__at + v_u_2])] != "sea"
                     or (
                         self.s_e_unit__kind[v_u_2] == "battle_fleet"
                         or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
@@ -5868,13 +6014,20 @@ class MarlboroughRules:
             S[self.o_g_acted] = False
             return None
         S[self.o_g_acted] = True
-        S[self.o_g_operated_at] = None
+        S[self.o_g_operated_at] = -1
         v_forced = v_from not in v_ready
         v_here = [
             v_u_3
             for v_u_3 in self.all_unit
             if (
-                (S[self.o_e_unit__owner + v_u_3] == v_p and S[self.o_e_unit__at + v_u_3] == v_from)
+                (
+                    N[self.o_e_unit__owner + v_u_3] == v_p
+                    and (
+                        S[self.o_e_unit__at + v_u_3] == v_from
+                        if v_from is not None
+                        else N[self.o_e_unit__at + v_u_3] < 0
+                    )
+                )
                 and self.s_e_unit__march[v_u_3] > 0
             )
             and S[self.o_e_unit__used + v_u_3] == v_forced
@@ -5923,11 +6076,11 @@ class MarlboroughRules:
             v_to = _pick(R, _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp)))
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
-        S[self.o_g_operated_at] = v_to
+        S[self.o_g_operated_at] = _unref(v_to)
         if v_to != v_from:
             for v_u_7 in v_force:
                 S[self.o_e_unit__seen + v_u_7] = 0
-                S[self.o_e_unit__at + v_u_7] = v_to
+                S[self.o_e_unit__at + v_u_7] = _unref(v_to)
                 S[self.o_e_unit__embarked + v_u_7] = False
         else:
             pass
@@ -5941,7 +6094,12 @@ class MarlboroughRules:
         v_live = [
             v_u_9
             for v_u_9 in v_force
-            if S[self.o_e_unit__at + v_u_9] == v_to and (not self.s_e_unit__defends_only[v_u_9])
+            if (
+                S[self.o_e_unit__at + v_u_9] == v_to
+                if v_to is not None
+                else N[self.o_e_unit__at + v_u_9] < 0
+            )
+            and (not self.s_e_unit__defends_only[v_u_9])
         ]
         if len(v_live) == 0:
             return None
@@ -5959,40 +6117,49 @@ class MarlboroughRules:
             v_rebels = [
                 v_u_10
                 for v_u_10 in self.ix_unit__kind.get("rebel", ())
-                if S[self.o_e_unit__at + v_u_10] == v_t
+                if (
+                    S[self.o_e_unit__at + v_u_10] == v_t
+                    if v_t is not None
+                    else N[self.o_e_unit__at + v_u_10] < 0
+                )
             ]
             for v_u_11 in v_rebels:
                 _w2 = []
-                for v_q__7 in self.all_player:
-                    if v_q__7 != v_p:
-                        _w2.append(v_q__7)
+                for v_q__8 in self.all_player:
+                    if v_q__8 != v_p:
+                        _w2.append(v_q__8)
                         break
                 S[self.o_e_unit__owner + v_u_11] = _head(_w2)
             if len(v_rebels) > 0:
                 _w3 = []
-                for v_q__8 in self.all_player:
-                    if v_q__8 != v_p:
-                        _w3.append(v_q__8)
+                for v_q__9 in self.all_player:
+                    if v_q__9 != v_p:
+                        _w3.append(v_q__9)
                         break
                 _log(S, 61, (_head(_w3), v_t))
             S[self.o_g_land_combat] = True
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
             S[self.o_g_land_combat] = False
             for v_u_12 in v_rebels:
-                S[self.o_e_unit__owner + v_u_12] = None
+                S[self.o_e_unit__owner + v_u_12] = -1
             self.p_lift_sieges(S)
 
     def q_settle_deals(self, S: list[Any], R: Any) -> None:
         "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1970:3]"
+        N: list[int] = S
         for v_n_2 in [
-            v_n for v_n in self.all_nation if S[self.o_e_nation__settled_from + v_n] is not None
+            v_n for v_n in self.all_nation if N[self.o_e_nation__settled_from + v_n] >= 0
         ]:
-            v_was = S[self.o_e_nation__settled_from + v_n_2]
-            S[self.o_e_nation__settled_from + v_n_2] = None
-            if S[self.o_e_nation__control + v_n_2] is None:
+            v_was = _ref(N[self.o_e_nation__settled_from + v_n_2])
+            S[self.o_e_nation__settled_from + v_n_2] = -1
+            if N[self.o_e_nation__control + v_n_2] < 0:
                 self.q_neutral_effects(S, R, v_n_2, v_was)
-            elif S[self.o_e_nation__control + v_n_2] != v_was:
-                self.q_defection(S, R, v_n_2, v_was, S[self.o_e_nation__control + v_n_2])
+            elif (
+                S[self.o_e_nation__control + v_n_2] != v_was
+                if v_was is not None
+                else N[self.o_e_nation__control + v_n_2] >= 0
+            ):
+                self.q_defection(S, R, v_n_2, v_was, _ref(N[self.o_e_nation__control + v_n_2]))
 
     def q_setup__campaign_markers(self, S: list[Any], R: Any) -> None:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
@@ -6003,8 +6170,9 @@ class MarlboroughRules:
         self, S: list[Any], R: Any, v_p: int, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
         'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
+        N: list[int] = S
         v_left = v_need
-        v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
+        v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] >= 0]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
             v_first_garrison = R() < 0.5
             if v_first_garrison:
@@ -6044,10 +6212,10 @@ class MarlboroughRules:
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
-            v_h = S[self.o_e_unit__at + v_g]
+            v_h = _ref(N[self.o_e_unit__at + v_g])
             if (
                 (
-                    (S[self.o_e_unit__owner + v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                    (N[self.o_e_unit__owner + v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
                     and self.s_e_unit__leads[v_g] == "general"
                 )
                 and v_h is not None
@@ -6057,8 +6225,12 @@ class MarlboroughRules:
                     [
                         self.s_e_unit__leadership[v_u]
                         for v_u in self.ix_unit__kind__leads.get(("leader", "general"), ())
-                        if S[self.o_e_unit__at + v_u] == v_h
-                        and S[self.o_e_unit__owner + v_u] == v_p
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h
+                            if v_h is not None
+                            else N[self.o_e_unit__at + v_u] < 0
+                        )
+                        and N[self.o_e_unit__owner + v_u] == v_p
                     ]
                 )
                 v_recruits = [
@@ -6068,8 +6240,12 @@ class MarlboroughRules:
                         (
                             (
                                 (
-                                    S[self.o_e_unit__at + v_u_2] == v_h
-                                    and S[self.o_e_unit__owner + v_u_2] == v_p
+                                    (
+                                        S[self.o_e_unit__at + v_u_2] == v_h
+                                        if v_h is not None
+                                        else N[self.o_e_unit__at + v_u_2] < 0
+                                    )
+                                    and N[self.o_e_unit__owner + v_u_2] == v_p
                                 )
                                 and self.s_e_unit__two_sided[v_u_2]
                             )
@@ -6093,9 +6269,10 @@ class MarlboroughRules:
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
         'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1639:3]'
+        N: list[int] = S
         v_order = [
-            *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
-            *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
+            *[v_q for v_q in self.all_player if N[self.o_g_first_player] == v_q],
+            *[v_q_2 for v_q_2 in self.all_player if N[self.o_g_first_player] != v_q_2],
         ]
         for v_p in v_order:
             self.q_taxation(S, R, v_p)
@@ -6157,10 +6334,11 @@ class MarlboroughRules:
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: int, v_group: Any) -> None:
         "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
+        N: list[int] = S
         v_recruits = [
             v_u
             for v_u in v_group
-            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__two_sided[v_u])
+            if (N[self.o_e_unit__at + v_u] >= 0 and self.s_e_unit__two_sided[v_u])
             and (not S[self.o_e_unit__veteran + v_u])
         ]
         if len(v_recruits) == 0:
@@ -6170,10 +6348,11 @@ class MarlboroughRules:
 
     def q_war_party(self, S: list[Any], R: Any, v_p: Any) -> None:
         '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2085:3]'
+        N: list[int] = S
         v_neutrals = [
             v_n
             for v_n in self.all_nation
-            if S[self.o_e_nation__control + v_n] is None and (not self.s_e_nation__barred[v_n])
+            if N[self.o_e_nation__control + v_n] < 0 and (not self.s_e_nation__barred[v_n])
         ]
         if len(v_neutrals) == 0:
             return None
@@ -6184,6 +6363,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
         'CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]'
+        N: list[int] = S
         v_sea: Any = None
         v_movers: Any = None
         v_go: Any = None
@@ -6214,8 +6394,12 @@ class MarlboroughRules:
                     (
                         (
                             (
-                                S[self.o_e_unit__at + v_u] is not None
-                                and S[self.o_e_unit__at + v_u] != v_into
+                                N[self.o_e_unit__at + v_u] >= 0
+                                and (
+                                    S[self.o_e_unit__at + v_u] != v_into
+                                    if v_into is not None
+                                    else N[self.o_e_unit__at + v_u] >= 0
+                                )
                             )
                             and self.s_e_unit__march[v_u] > 0
                         )
@@ -6270,14 +6454,14 @@ class MarlboroughRules:
                 F = None
             v_go = v
             v_starts = [
-                S[self.o_e_unit__at + v_u_2]
+                _ref(N[self.o_e_unit__at + v_u_2])
                 for v_u_2 in v_go
                 if self.s_e_unit__kind[v_u_2] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
             ]
             for v_u_3 in v_go:
                 S[self.o_e_unit__seen + v_u_3] = 0
-                S[self.o_e_unit__at + v_u_3] = v_into
+                S[self.o_e_unit__at + v_u_3] = _unref(v_into)
                 if not (
                     self.s_e_unit__kind[v_u_3] == "battle_fleet"
                     or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
@@ -6292,7 +6476,14 @@ class MarlboroughRules:
                 if v_h in v_starts
                 and (
                     not any(
-                        (S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p)
+                        (
+                            N[self.o_e_unit__at + v_f] == v_h
+                            and (
+                                S[self.o_e_unit__owner + v_f] == v_p
+                                if v_p is not None
+                                else N[self.o_e_unit__owner + v_f] < 0
+                            )
+                        )
                         and (
                             self.s_e_unit__kind[v_f] == "battle_fleet"
                             or self.s_e_unit__kind[v_f] == "frigate_fleet"
@@ -6305,12 +6496,17 @@ class MarlboroughRules:
                     v_v
                     for v_v in self.all_unit
                     if (
-                        S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p
+                        N[self.o_e_unit__at + v_v] == v_h_2
+                        and (
+                            S[self.o_e_unit__owner + v_v] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_v] < 0
+                        )
                     )
                     and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
                 ]:
                     S[self.o_e_unit__seen + v_v_2] = 0
-                    S[self.o_e_unit__at + v_v_2] = v_into
+                    S[self.o_e_unit__at + v_v_2] = _unref(v_into)
                     _log(S, 19, (v_v_2,))
             return None
 
@@ -6325,6 +6521,7 @@ class MarlboroughRules:
         v_t: Any = None,
     ) -> Any:
         '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]'
+        N: list[int] = S
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -6364,7 +6561,18 @@ class MarlboroughRules:
             v_dfn = [
                 v_u
                 for v_u in self.all_unit
-                if (S[self.o_e_unit__at + v_u] == v_t and S[self.o_e_unit__owner + v_u] == v_q)
+                if (
+                    (
+                        S[self.o_e_unit__at + v_u] == v_t
+                        if v_t is not None
+                        else N[self.o_e_unit__at + v_u] < 0
+                    )
+                    and (
+                        S[self.o_e_unit__owner + v_u] == v_q
+                        if v_q is not None
+                        else N[self.o_e_unit__owner + v_u] < 0
+                    )
+                )
                 and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
             ]
             for v_u_2 in v_force:
@@ -6455,9 +6663,9 @@ class MarlboroughRules:
                 if not (v_barred and v_x_3 == "counter_maneuver")
             ]
             self.p_plan_precedence(S, v_p, v_force, v_dfn)
-            if S[self.o_g_plans_first] is None:
+            if N[self.o_g_plans_first] < 0:
                 pc = 10
-            elif S[self.o_g_plans_first] == v_q:
+            elif S[self.o_g_plans_first] == v_q if v_q is not None else N[self.o_g_plans_first] < 0:
                 pc = 12
             else:
                 pc = 16
@@ -6630,7 +6838,16 @@ class MarlboroughRules:
                 v_p, v_force, v_t, v_q = F[2:]
                 F = None
             if not any(
-                S[self.o_e_unit__at + v_u_5] == v_t and S[self.o_e_unit__owner + v_u_5] == v_q
+                (
+                    S[self.o_e_unit__at + v_u_5] == v_t
+                    if v_t is not None
+                    else N[self.o_e_unit__at + v_u_5] < 0
+                )
+                and (
+                    S[self.o_e_unit__owner + v_u_5] == v_q
+                    if v_q is not None
+                    else N[self.o_e_unit__owner + v_u_5] < 0
+                )
                 for v_u_5 in self.all_unit
             ):
                 pc = 23
@@ -6696,9 +6913,23 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q = F[2:]
                 F = None
-            if any(S[self.o_e_unit__at + v_u_6] == v_from for v_u_6 in v_force) and (
+            if any(
+                S[self.o_e_unit__at + v_u_6] == v_from
+                if v_from is not None
+                else N[self.o_e_unit__at + v_u_6] < 0
+                for v_u_6 in v_force
+            ) and (
                 any(
-                    S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q
+                    (
+                        S[self.o_e_unit__at + v_u_7] == v_t
+                        if v_t is not None
+                        else N[self.o_e_unit__at + v_u_7] < 0
+                    )
+                    and (
+                        S[self.o_e_unit__owner + v_u_7] == v_q
+                        if v_q is not None
+                        else N[self.o_e_unit__owner + v_u_7] < 0
+                    )
                     for v_u_7 in self.all_unit
                 )
                 or self.f_inherent_of(S, v_t, v_q)
@@ -6901,6 +7132,7 @@ class MarlboroughRules:
         v_siege: bool = False,
     ) -> Any:
         "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1211:3]"
+        N: list[int] = S
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6923,11 +7155,30 @@ class MarlboroughRules:
             raise RulesError(f"routine crt_combat: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
-            v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
+            v_att = [
+                v_u
+                for v_u in v_force
+                if (
+                    S[self.o_e_unit__at + v_u] == v_from
+                    if v_from is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
+            ]
             v_dfn = [
                 v_u_2
                 for v_u_2 in self.all_unit
-                if (S[self.o_e_unit__at + v_u_2] == v_t and S[self.o_e_unit__owner + v_u_2] == v_q)
+                if (
+                    (
+                        S[self.o_e_unit__at + v_u_2] == v_t
+                        if v_t is not None
+                        else N[self.o_e_unit__at + v_u_2] < 0
+                    )
+                    and (
+                        S[self.o_e_unit__owner + v_u_2] == v_q
+                        if v_q is not None
+                        else N[self.o_e_unit__owner + v_u_2] < 0
+                    )
+                )
                 and (
                     not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea")
                 )
@@ -6955,7 +7206,7 @@ class MarlboroughRules:
                     and self.s_e_unit__kind[v_u_4] != "garrison"
                 ]
             )
-            S[self.o_g_combat_attacker] = v_p
+            S[self.o_g_combat_attacker] = _unref(v_p)
             S[self.o_g_attacker_has_leader] = v_al > 0
             S[self.o_g_defender_has_leader] = v_dl > 0
             S[self.o_g_commissioner_attacker] = False
@@ -7211,7 +7462,16 @@ class MarlboroughRules:
                 F = None
             if len(v_dfn) > 0 and (
                 not any(
-                    S[self.o_e_unit__at + v_u_6] == v_t and S[self.o_e_unit__owner + v_u_6] == v_q
+                    (
+                        S[self.o_e_unit__at + v_u_6] == v_t
+                        if v_t is not None
+                        else N[self.o_e_unit__at + v_u_6] < 0
+                    )
+                    and (
+                        S[self.o_e_unit__owner + v_u_6] == v_q
+                        if v_q is not None
+                        else N[self.o_e_unit__owner + v_u_6] < 0
+                    )
                     for v_u_6 in self.all_unit
                 )
             ):
@@ -7233,7 +7493,16 @@ class MarlboroughRules:
                 v_p, v_t, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
             if not any(
-                S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q
+                (
+                    S[self.o_e_unit__at + v_u_7] == v_t
+                    if v_t is not None
+                    else N[self.o_e_unit__at + v_u_7] < 0
+                )
+                and (
+                    S[self.o_e_unit__owner + v_u_7] == v_q
+                    if v_q is not None
+                    else N[self.o_e_unit__owner + v_u_7] < 0
+                )
                 for v_u_7 in self.all_unit
             ):
                 self.p_destroy_garrison(S, v_t)
@@ -7353,6 +7622,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None, v_p: Any = None
     ) -> Any:
         "6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1735:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_u_2: Any = None
@@ -7370,7 +7640,7 @@ class MarlboroughRules:
                     [
                         v_u
                         for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                        if S[self.o_e_unit__at + v_u] is not None
+                        if N[self.o_e_unit__at + v_u] >= 0
                     ]
                 )
                 v__i = 0
@@ -7383,11 +7653,19 @@ class MarlboroughRules:
                 else:
                     pc = 10
             if pc == 2:
-                v_at = S[self.o_e_unit__at + v_u_2]
+                v_at = _ref(N[self.o_e_unit__at + v_u_2])
                 if v_at is not None and (
                     any(
-                        S[self.o_e_unit__at + v_v] == v_at
-                        and S[self.o_e_unit__owner + v_v] == v_was
+                        (
+                            S[self.o_e_unit__at + v_v] == v_at
+                            if v_at is not None
+                            else N[self.o_e_unit__at + v_v] < 0
+                        )
+                        and (
+                            S[self.o_e_unit__owner + v_v] == v_was
+                            if v_was is not None
+                            else N[self.o_e_unit__owner + v_v] < 0
+                        )
                         for v_v in self.all_unit
                     )
                     or self.f_inherent_of(S, v_at, v_was)
@@ -7430,8 +7708,12 @@ class MarlboroughRules:
                             )
                             and (
                                 not any(
-                                    S[self.o_e_unit__at + v_v_2] == v_h
-                                    and S[self.o_e_unit__owner + v_v_2] == v_was
+                                    N[self.o_e_unit__at + v_v_2] == v_h
+                                    and (
+                                        S[self.o_e_unit__owner + v_v_2] == v_was
+                                        if v_was is not None
+                                        else N[self.o_e_unit__owner + v_v_2] < 0
+                                    )
                                     for v_v_2 in self.all_unit
                                 )
                             )
@@ -7473,7 +7755,7 @@ class MarlboroughRules:
                 pc = 7
             if pc == 7:
                 S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = v_to
+                S[self.o_e_unit__at + v_u_2] = _unref(v_to)
                 S[self.o_e_unit__embarked + v_u_2] = False
                 _log(S, 99, (v_u_2, v_to))
                 pc = 1
@@ -7576,6 +7858,7 @@ class MarlboroughRules:
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
         "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1944:3]"
+        N: list[int] = S
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-4
@@ -7599,7 +7882,7 @@ class MarlboroughRules:
                 F = None
             if S[self.o_g_agreed_end]:
                 self.p_victory(S, "Both players agree to end the game (28.2)")
-            v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+            v_p = _head([v_q for v_q in self.all_player if N[self.o_g_first_player] == v_q])
             if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
                 return _wait(S, (31, 3, v_p))
             pc = 3
@@ -7624,6 +7907,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
         "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"
+        N: list[int] = S
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -7716,7 +8000,11 @@ class MarlboroughRules:
                 return _wait(S, (27, 22))
             pc = 22
         if pc == 13:
-            if S[self.o_e_nation__control + v_t] == v_q:
+            if (
+                S[self.o_e_nation__control + v_t] == v_q
+                if v_q is not None
+                else N[self.o_e_nation__control + v_t] < 0
+            ):
                 pc = 14
             else:
                 pc = 16
@@ -7783,9 +8071,13 @@ class MarlboroughRules:
                                 )
                                 and self.id_nation[v_t] != "pomeranian_sweden"
                             )
-                            and S[self.o_e_nation__control + v_t] != v_p
+                            and (
+                                S[self.o_e_nation__control + v_t] != v_p
+                                if v_p is not None
+                                else N[self.o_e_nation__control + v_t] >= 0
+                            )
                         )
-                        and S[self.o_e_nation__control + v_t] is None
+                        and N[self.o_e_nation__control + v_t] < 0
                     )
                     and _h1 >= max(1, self.s_e_nation__political[v_t])
                 ]
@@ -7815,7 +8107,11 @@ class MarlboroughRules:
                                 )
                                 and self.id_nation[v_n__3] != "pomeranian_sweden"
                             )
-                            and S[self.o_e_nation__control + v_n__3] != v_p
+                            and (
+                                S[self.o_e_nation__control + v_n__3] != v_p
+                                if v_p is not None
+                                else N[self.o_e_nation__control + v_n__3] >= 0
+                            )
                         ]
                     ),
                 )
@@ -7878,6 +8174,7 @@ class MarlboroughRules:
         v_home: bool = False,
     ) -> Any:
         "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"
+        N: list[int] = S
         v_afloat: Any = None
         v_ok: Any = None
         v_d: Any = None
@@ -7911,12 +8208,15 @@ class MarlboroughRules:
                 pc = 1
         if pc == 1:
             v_d = min(
-                [_distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_2) for v_h_2 in v_ok]
+                [
+                    _distance(self.bd_axial, _ref(N[self.o_e_unit__at + v_u]), v_h_2)
+                    for v_h_2 in v_ok
+                ]
             )
             v_near = [
                 v_h_3
                 for v_h_3 in v_ok
-                if _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_3) == v_d
+                if _distance(self.bd_axial, _ref(N[self.o_e_unit__at + v_u]), v_h_3) == v_d
             ]
             v_to = _head(v_near)
             if len(v_near) > 1 and v_home:
@@ -7949,7 +8249,7 @@ class MarlboroughRules:
             pc = 6
         if pc == 6:
             S[self.o_e_unit__seen + v_u] = 0
-            S[self.o_e_unit__at + v_u] = v_to
+            S[self.o_e_unit__at + v_u] = _unref(v_to)
             _log(S, 105, (v_u, v_to))
             pc = 7
         if pc == 7:
@@ -8070,11 +8370,15 @@ class MarlboroughRules:
                     pc = 6
             if pc == 2:
                 v_mine = [
-                    S[self.o_e_unit__at + v_u]
+                    _ref(N[self.o_e_unit__at + v_u])
                     for v_u in self.all_unit
                     if (
-                        S[self.o_e_unit__owner + v_u] == v_p
-                        and S[self.o_e_unit__at + v_u] is not None
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_u] < 0
+                        )
+                        and N[self.o_e_unit__at + v_u] >= 0
                     )
                     and (
                         self.c_optional_fleets_pillage_and_enlighten
@@ -8140,6 +8444,7 @@ class MarlboroughRules:
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
         "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1820:3]"
+        N: list[int] = S
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -8163,9 +8468,13 @@ class MarlboroughRules:
             if v_what == "units":
                 for v_u in self.all_unit:
                     if (
-                        S[self.o_e_unit__owner + v_u] == v_q
-                        and S[self.o_e_unit__at + v_u] is not None
-                    ) and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t:
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_q
+                            if v_q is not None
+                            else N[self.o_e_unit__owner + v_u] < 0
+                        )
+                        and N[self.o_e_unit__at + v_u] >= 0
+                    ) and self.s_e_hex__nation[_ref(N[self.o_e_unit__at + v_u])] == v_t:
                         S[self.o_e_unit__seen + v_u] |= 1 << v_p
                         S[_REVEALS] += 1
             elif v_what == "treasury":
@@ -8232,6 +8541,7 @@ class MarlboroughRules:
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1560:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -8246,7 +8556,12 @@ class MarlboroughRules:
                     [
                         v_n
                         for v_n in self.all_nation
-                        if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] == v_p
+                        if self.s_e_nation__major[v_n]
+                        and (
+                            S[self.o_e_nation__control + v_n] == v_p
+                            if v_p is not None
+                            else N[self.o_e_nation__control + v_n] < 0
+                        )
                     ]
                 )
                 v__i = 0
@@ -8268,11 +8583,12 @@ class MarlboroughRules:
                     if self.s_e_hex__capital[v_h]
                 ]
                 if any(
-                    (
-                        S[self.o_e_unit__at + v_u] is not None
-                        and S[self.o_e_unit__at + v_u] in v_caps
+                    (N[self.o_e_unit__at + v_u] >= 0 and _ref(N[self.o_e_unit__at + v_u]) in v_caps)
+                    and (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        if v_p is not None
+                        else N[self.o_e_unit__owner + v_u] < 0
                     )
-                    and S[self.o_e_unit__owner + v_u] == v_p
                     for v_u in self.ixt_unit__nation[v_n_2 if v_n_2 is not None else -1]
                 ):
                     pc = 3
@@ -8295,6 +8611,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
         "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"
+        N: list[int] = S
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -8315,13 +8632,30 @@ class MarlboroughRules:
             v_dfn = [
                 v_u
                 for v_u in self.all_unit
-                if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_q
+                if (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
+                and (
+                    S[self.o_e_unit__owner + v_u] == v_q
+                    if v_q is not None
+                    else N[self.o_e_unit__owner + v_u] < 0
+                )
             ]
             for v_u_2 in v_dfn:
                 if self.s_e_unit__march[v_u_2] == 0:
                     self.p_eliminate(S, v_u_2)
             self.p_destroy_garrison(S, v_h)
-            v_movers = [v_u_3 for v_u_3 in v_dfn if S[self.o_e_unit__at + v_u_3] == v_h]
+            v_movers = [
+                v_u_3
+                for v_u_3 in v_dfn
+                if (
+                    S[self.o_e_unit__at + v_u_3] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u_3] < 0
+                )
+            ]
             if len(v_movers) > 0:
                 pc = 1
             else:
@@ -8375,7 +8709,7 @@ class MarlboroughRules:
             v_to = v
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
-                S[self.o_e_unit__at + v_u_5] = v_to
+                S[self.o_e_unit__at + v_u_5] = _unref(v_to)
             _log(S, 24, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
@@ -8390,6 +8724,7 @@ class MarlboroughRules:
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2270:3]"
+        N: list[int] = S
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -8422,10 +8757,14 @@ class MarlboroughRules:
             if pc == 0:
                 S[self.o_g_tax_change] = 0
                 v_places = [
-                    S[self.o_e_unit__at + v_u]
+                    _ref(N[self.o_e_unit__at + v_u])
                     for v_u in self.all_unit
-                    if S[self.o_e_unit__owner + v_u] == v_p
-                    and S[self.o_e_unit__at + v_u] is not None
+                    if (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        if v_p is not None
+                        else N[self.o_e_unit__owner + v_u] < 0
+                    )
+                    and N[self.o_e_unit__at + v_u] >= 0
                 ]
                 v_centers = [
                     v_h
@@ -8436,15 +8775,23 @@ class MarlboroughRules:
                     v_n
                     for v_n in self.all_nation
                     if (
-                        S[self.o_e_nation__control + v_n] == v_p
+                        (
+                            S[self.o_e_nation__control + v_n] == v_p
+                            if v_p is not None
+                            else N[self.o_e_nation__control + v_n] < 0
+                        )
                         and (self.s_e_nation__major[v_n] or self.c_taxes_raised_by_minor_states)
                     )
                     and any(
                         (
-                            S[self.o_e_unit__owner + v_u_2] == v_p
-                            and S[self.o_e_unit__at + v_u_2] is not None
+                            (
+                                S[self.o_e_unit__owner + v_u_2] == v_p
+                                if v_p is not None
+                                else N[self.o_e_unit__owner + v_u_2] < 0
+                            )
+                            and N[self.o_e_unit__at + v_u_2] >= 0
                         )
-                        and S[self.o_e_unit__at + v_u_2] in v_centers
+                        and _ref(N[self.o_e_unit__at + v_u_2]) in v_centers
                         for v_u_2 in self.ixt_unit__nation[v_n if v_n is not None else -1]
                     )
                 ]
@@ -8483,14 +8830,22 @@ class MarlboroughRules:
                 v_here = [
                     self.s_e_unit__nation[v_u_3]
                     for v_u_3 in self.all_unit
-                    if S[self.o_e_unit__at + v_u_3] == v_h_2
-                    and S[self.o_e_unit__owner + v_u_3] == v_p
+                    if (
+                        S[self.o_e_unit__at + v_u_3] == v_h_2
+                        if v_h_2 is not None
+                        else N[self.o_e_unit__at + v_u_3] < 0
+                    )
+                    and (
+                        S[self.o_e_unit__owner + v_u_3] == v_p
+                        if v_p is not None
+                        else N[self.o_e_unit__owner + v_u_3] < 0
+                    )
                 ]
                 v_n_2 = self.s_e_hex__nation[v_h_2]
-                S[self.o_e_hex__taxed_by + v_h_2] = None
+                S[self.o_e_hex__taxed_by + v_h_2] = -1
                 if v_n_2 is not None and v_n_2 in v_here:
                     if v_n_2 in v_raising:
-                        S[self.o_e_hex__taxed_by + v_h_2] = v_n_2
+                        S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_n_2)
                     pc = 3
                     continue
                 else:
@@ -8498,7 +8853,7 @@ class MarlboroughRules:
             if pc == 5:
                 v_up = [v_s for v_s in v_raising if v_s in v_here]
                 if len(v_up) == 1:
-                    S[self.o_e_hex__taxed_by + v_h_2] = _nth(v_up, 0)
+                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(_nth(v_up, 0))
                     pc = 3
                     continue
                 elif len(v_up) > 1:
@@ -8536,7 +8891,7 @@ class MarlboroughRules:
                     v_p, v_centers, v_raising, v__it, v__i, v_h_2, v_up, v_s_2, v_h_6, v_h_7 = F[2:]
                     F = None
                 v_pick = v
-                S[self.o_e_hex__taxed_by + v_h_2] = v_pick
+                S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_pick)
                 pc = 3
                 continue
             if pc == 10:
@@ -8555,7 +8910,13 @@ class MarlboroughRules:
                 v_r = _lookup(self.t_increasing_taxes, 6, v_die)
                 _log(S, 150, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
-                    v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
+                    v_h_3
+                    for v_h_3 in v_centers
+                    if (
+                        S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
+                        if v_s_2 is not None
+                        else N[self.o_e_hex__taxed_by + v_h_3] < 0
+                    )
                 ]
                 v_normal = sum([self.f_hex_tax(S, v_p, v_h_4) for v_h_4 in v_mine])
                 S[self.o_g_tax_change] = (
@@ -8583,8 +8944,16 @@ class MarlboroughRules:
                     v_u_4
                     for v_u_4 in self.ixt_unit__nation[v_s_2 if v_s_2 is not None else -1]
                     if (
-                        S[self.o_e_unit__at + v_u_4] == v_h_6
-                        and S[self.o_e_unit__owner + v_u_4] == v_p
+                        (
+                            S[self.o_e_unit__at + v_u_4] == v_h_6
+                            if v_h_6 is not None
+                            else N[self.o_e_unit__at + v_u_4] < 0
+                        )
+                        and (
+                            S[self.o_e_unit__owner + v_u_4] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_u_4] < 0
+                        )
                     )
                     and self.s_e_unit__kind[v_u_4] != "leader"
                 ]
@@ -8651,11 +9020,12 @@ class MarlboroughRules:
                 continue
             if pc == 21:
                 for v_h_7 in v_centers:
-                    S[self.o_e_hex__taxed_by + v_h_7] = None
+                    S[self.o_e_hex__taxed_by + v_h_7] = -1
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
         "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1492:3]"
+        N: list[int] = S
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -8674,16 +9044,20 @@ class MarlboroughRules:
             if pc == 0:
                 v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
                 v_ports = [
-                    S[self.o_e_unit__at + v_u]
+                    _ref(N[self.o_e_unit__at + v_u])
                     for v_u in self.ix_unit__kind.get("frigate_fleet", ())
                     if (
                         (
-                            S[self.o_e_unit__owner + v_u] == v_q
-                            and S[self.o_e_unit__at + v_u] is not None
+                            (
+                                S[self.o_e_unit__owner + v_u] == v_q
+                                if v_q is not None
+                                else N[self.o_e_unit__owner + v_u] < 0
+                            )
+                            and N[self.o_e_unit__at + v_u] >= 0
                         )
-                        and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
+                        and self.s_e_hex__port[_ref(N[self.o_e_unit__at + v_u])]
                     )
-                    and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
+                    and _distance(self.bd_axial, _ref(N[self.o_e_unit__at + v_u]), v_at) <= 3
                 ]
                 v__it = tuple([v_h for v_h in self.all_hex if v_h in v_ports])
                 v__i = 0
@@ -8698,8 +9072,16 @@ class MarlboroughRules:
             if pc == 2:
                 if any(
                     (
-                        S[self.o_e_unit__at + v_u_2] == v_at
-                        and S[self.o_e_unit__owner + v_u_2] == v_p
+                        (
+                            S[self.o_e_unit__at + v_u_2] == v_at
+                            if v_at is not None
+                            else N[self.o_e_unit__at + v_u_2] < 0
+                        )
+                        and (
+                            S[self.o_e_unit__owner + v_u_2] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_u_2] < 0
+                        )
                     )
                     and (
                         self.s_e_unit__kind[v_u_2] == "battle_fleet"
@@ -8758,8 +9140,16 @@ class MarlboroughRules:
                             [
                                 v_u_3
                                 for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
-                                if S[self.o_e_unit__at + v_u_3] == v_h_2
-                                and S[self.o_e_unit__owner + v_u_3] == v_q
+                                if (
+                                    S[self.o_e_unit__at + v_u_3] == v_h_2
+                                    if v_h_2 is not None
+                                    else N[self.o_e_unit__at + v_u_3] < 0
+                                )
+                                and (
+                                    S[self.o_e_unit__owner + v_u_3] == v_q
+                                    if v_q is not None
+                                    else N[self.o_e_unit__owner + v_u_3] < 0
+                                )
                             ],
                             1,
                             -1,
@@ -8773,7 +9163,7 @@ class MarlboroughRules:
                 v_frigates = v
                 for v_u_4 in v_frigates:
                     S[self.o_e_unit__seen + v_u_4] = 0
-                    S[self.o_e_unit__at + v_u_4] = v_at
+                    S[self.o_e_unit__at + v_u_4] = _unref(v_at)
                 if (
                     self.r_crt_combat(S, None, None, v_q, v_frigates, v_at, v_at, 0, False)
                     is SUSPEND
@@ -8787,9 +9177,9 @@ class MarlboroughRules:
                     v_p, v_at, v_q, v__it, v__i, v_h_2, v_frigates, v_u_4, v_u_5 = F[2:]
                     F = None
                 for v_u_5 in v_frigates:
-                    if S[self.o_e_unit__at + v_u_5] is not None:
+                    if N[self.o_e_unit__at + v_u_5] >= 0:
                         S[self.o_e_unit__seen + v_u_5] = 0
-                        S[self.o_e_unit__at + v_u_5] = v_h_2
+                        S[self.o_e_unit__at + v_u_5] = _unref(v_h_2)
                 pc = 1
                 continue
             if pc == 13:
@@ -8947,6 +9337,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
         "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"
+        N: list[int] = S
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8957,7 +9348,7 @@ class MarlboroughRules:
             v_alive = [
                 v_u
                 for v_u in v_force
-                if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "leader"
+                if N[self.o_e_unit__at + v_u] >= 0 and self.s_e_unit__kind[v_u] != "leader"
             ]
             if len(v_alive) > 0:
                 pc = 1
@@ -8993,6 +9384,7 @@ class MarlboroughRules:
         v_defending: bool = False,
     ) -> Any:
         "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
+        N: list[int] = S
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -9000,7 +9392,7 @@ class MarlboroughRules:
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
             raise RulesError(f"routine lose_one: no resume point {pc}")
         if pc == 0:
-            v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
+            v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] >= 0]
             if len(v_alive) > 0:
                 pc = 1
             elif v_defending and self.f_inherent_of(S, v_h, v_p):
@@ -9027,13 +9419,14 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
     ) -> Any:
         "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1704:3]"
+        N: list[int] = S
         v_was: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 3
         if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
             raise RulesError(f"routine make_controlled: no resume point {pc}")
         if pc == 0:
-            v_was = S[self.o_e_nation__control + v_t]
+            v_was = _ref(N[self.o_e_nation__control + v_t])
             self.p_set_control(S, v_t, v_p)
             if v_was is not None and v_was != v_p:
                 pc = 1
@@ -9050,13 +9443,14 @@ class MarlboroughRules:
 
     def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
         "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1756:3]"
+        N: list[int] = S
         v_was: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine make_neutral: no resume point {pc}")
         if pc == 0:
-            v_was = S[self.o_e_nation__control + v_t]
+            v_was = _ref(N[self.o_e_nation__control + v_t])
             self.p_set_control(S, v_t, None)
             _log(S, 100, (v_t,))
             if self.r_neutral_effects(S, None, None, v_t, v_was) is SUSPEND:
@@ -9100,7 +9494,12 @@ class MarlboroughRules:
                         v_u
                         for v_u in self.all_unit
                         if (
-                            S[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0
+                            (
+                                S[self.o_e_unit__owner + v_u] == v_p
+                                if v_p is not None
+                                else N[self.o_e_unit__owner + v_u] < 0
+                            )
+                            and N[self.o_e_unit__due + v_u] > 0
                         )
                         and N[self.o_e_unit__due + v_u] <= S[_TURN]
                     ]
@@ -9141,7 +9540,7 @@ class MarlboroughRules:
                     F = None
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = v_h
+                S[self.o_e_unit__at + v_u_2] = _unref(v_h)
                 _log(S, 81, (v_u_2, v_h))
                 pc = 1
                 continue
@@ -9229,16 +9628,31 @@ class MarlboroughRules:
                                         S[self.o_e_hex__garrison_destroyed + v_h_2]
                                         and self.s_e_hex__nation[v_h_2] is not None
                                     )
-                                    and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]]
-                                    == v_p
+                                    and (
+                                        S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]]
+                                        == v_p
+                                        if v_p is not None
+                                        else N[
+                                            self.o_e_nation__control + self.s_e_hex__nation[v_h_2]
+                                        ]
+                                        < 0
+                                    )
                                 )
                                 and v_h_2 not in v_foes
                             )
                             and any(
                                 (
                                     (
-                                        S[self.o_e_unit__at + v_u_3] == v_h_2
-                                        and S[self.o_e_unit__owner + v_u_3] == v_p
+                                        (
+                                            S[self.o_e_unit__at + v_u_3] == v_h_2
+                                            if v_h_2 is not None
+                                            else N[self.o_e_unit__at + v_u_3] < 0
+                                        )
+                                        and (
+                                            S[self.o_e_unit__owner + v_u_3] == v_p
+                                            if v_p is not None
+                                            else N[self.o_e_unit__owner + v_u_3] < 0
+                                        )
                                     )
                                     and self.s_e_unit__kind[v_u_3] != "leader"
                                 )
@@ -9300,8 +9714,12 @@ class MarlboroughRules:
                         (
                             (
                                 (
-                                    S[self.o_e_unit__owner + v_u__5] == v_p
-                                    and S[self.o_e_unit__at + v_u__5] is None
+                                    (
+                                        S[self.o_e_unit__owner + v_u__5] == v_p
+                                        if v_p is not None
+                                        else N[self.o_e_unit__owner + v_u__5] < 0
+                                    )
+                                    and N[self.o_e_unit__at + v_u__5] < 0
                                 )
                                 and self.s_e_unit__kind[v_u__5] != "leader"
                             )
@@ -9380,7 +9798,7 @@ class MarlboroughRules:
                     F = None
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = v_h_4
+                S[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
                 _log(S, 90, (v_p, v_u_4, v_cost, v_h_4))
                 pc = 20
                 continue
@@ -9398,8 +9816,12 @@ class MarlboroughRules:
                 (
                     (
                         (
-                            S[self.o_e_unit__owner + v_u__5] == v_p
-                            and S[self.o_e_unit__at + v_u__5] is None
+                            (
+                                S[self.o_e_unit__owner + v_u__5] == v_p
+                                if v_p is not None
+                                else N[self.o_e_unit__owner + v_u__5] < 0
+                            )
+                            and N[self.o_e_unit__at + v_u__5] < 0
                         )
                         and self.s_e_unit__kind[v_u__5] != "leader"
                     )
@@ -9431,6 +9853,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
         "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1520:3]"
+        N: list[int] = S
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -9445,7 +9868,11 @@ class MarlboroughRules:
             v_navy = [
                 v_u
                 for v_u in v_group
-                if S[self.o_e_unit__at + v_u] == v_h
+                if (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
                 and (
                     (
                         (
@@ -9507,7 +9934,7 @@ class MarlboroughRules:
             v_to = v
             for v_u_4 in v_navy:
                 S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = v_to
+                S[self.o_e_unit__at + v_u_4] = _unref(v_to)
             _log(S, 75, (v_p, v_h, v_to))
             return None
 
@@ -9721,6 +10148,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None
     ) -> Any:
         "6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1779:3]"
+        N: list[int] = S
         v_towns: Any = None
         v_keep: Any = None
         v_u_3: Any = None
@@ -9751,8 +10179,12 @@ class MarlboroughRules:
                             v_h_2
                             for v_h_2 in v_towns
                             if any(
-                                S[self.o_e_unit__at + v_u] == v_h_2
-                                and S[self.o_e_unit__owner + v_u] == v_q
+                                (
+                                    S[self.o_e_unit__at + v_u] == v_h_2
+                                    if v_h_2 is not None
+                                    else N[self.o_e_unit__at + v_u] < 0
+                                )
+                                and N[self.o_e_unit__owner + v_u] == v_q
                                 for v_u in self.all_unit
                             )
                         ]
@@ -9764,7 +10196,7 @@ class MarlboroughRules:
                     for v_u_3 in [
                         v_u_2
                         for v_u_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                        if S[self.o_e_unit__at + v_u_2] is not None
+                        if N[self.o_e_unit__at + v_u_2] >= 0
                         and self.s_e_unit__kind[v_u_2] != "rebel"
                     ]:
                         self.p_eliminate(S, v_u_3)
@@ -9774,12 +10206,12 @@ class MarlboroughRules:
                         for v_u_4 in self.all_unit
                         if (
                             (
-                                S[self.o_e_unit__at + v_u_4] is not None
-                                and S[self.o_e_unit__owner + v_u_4] is not None
+                                N[self.o_e_unit__at + v_u_4] >= 0
+                                and N[self.o_e_unit__owner + v_u_4] >= 0
                             )
-                            and S[self.o_e_unit__owner + v_u_4] not in v_keep
+                            and _ref(N[self.o_e_unit__owner + v_u_4]) not in v_keep
                         )
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_4]] == v_t
+                        and self.s_e_hex__nation[_ref(N[self.o_e_unit__at + v_u_4])] == v_t
                     ]
                 )
                 v__i = 0
@@ -9806,12 +10238,12 @@ class MarlboroughRules:
                             for v_h_3 in self.all_hex
                             if self.s_e_hex__nation[v_h_3] != v_t
                             and any(
-                                S[self.o_e_unit__at + v_v] == v_h_3
-                                and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_5]
+                                N[self.o_e_unit__at + v_v] == v_h_3
+                                and N[self.o_e_unit__owner + v_v] == N[self.o_e_unit__owner + v_u_5]
                                 for v_v in self.all_unit
                             )
                         ],
-                        S[self.o_e_unit__owner + v_u_5],
+                        _ref(N[self.o_e_unit__owner + v_u_5]),
                         False,
                     )
                     is SUSPEND
@@ -9824,8 +10256,8 @@ class MarlboroughRules:
                     [
                         v_u_6
                         for v_u_6 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                        if S[self.o_e_unit__at + v_u_6] is not None
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] != v_t
+                        if N[self.o_e_unit__at + v_u_6] >= 0
+                        and self.s_e_hex__nation[_ref(N[self.o_e_unit__at + v_u_6])] != v_t
                     ]
                 )
                 v__i_2 = 0
@@ -9851,7 +10283,7 @@ class MarlboroughRules:
                             v_h_4
                             for v_h_4 in self.ixt_hex__nation[v_t if v_t is not None else -1]
                             if any(
-                                S[self.o_e_unit__at + v_v_2] == v_h_4
+                                N[self.o_e_unit__at + v_v_2] == v_h_4
                                 for v_v_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]
                             )
                         ],
@@ -9868,6 +10300,7 @@ class MarlboroughRules:
 
     def r_new_leader(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]'
+        N: list[int] = S
         v_ready: Any = None
         v_u_2: Any = None
         v_h: Any = None
@@ -9882,12 +10315,16 @@ class MarlboroughRules:
                 if (
                     (
                         (
-                            S[self.o_e_unit__owner + v_u] == v_p
-                            and S[self.o_e_unit__at + v_u] is None
+                            (
+                                S[self.o_e_unit__owner + v_u] == v_p
+                                if v_p is not None
+                                else N[self.o_e_unit__owner + v_u] < 0
+                            )
+                            and N[self.o_e_unit__at + v_u] < 0
                         )
                         and (not S[self.o_e_unit__fallen + v_u])
                     )
-                    and S[self.o_e_unit__prisoner_of + v_u] is None
+                    and N[self.o_e_unit__prisoner_of + v_u] < 0
                 )
                 and len(self.f_placements(S, v_p, v_u)) > 0
             ]
@@ -9924,28 +10361,37 @@ class MarlboroughRules:
                 F = None
             v_h = v
             S[self.o_e_unit__seen + v_u_2] = 0
-            S[self.o_e_unit__at + v_u_2] = v_h
+            S[self.o_e_unit__at + v_u_2] = _unref(v_h)
             _log(S, 134, (v_u_2, v_h))
             return None
 
     def z_new_leader__2_1(self, S: list[Any], F: Any) -> Any:
         "Local 'ready' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_p = F[2]
         return [
             v_u
             for v_u in self.ix_unit__kind.get("leader", ())
             if (
                 (
-                    (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is None)
+                    (
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_u] < 0
+                        )
+                        and N[self.o_e_unit__at + v_u] < 0
+                    )
                     and (not S[self.o_e_unit__fallen + v_u])
                 )
-                and S[self.o_e_unit__prisoner_of + v_u] is None
+                and N[self.o_e_unit__prisoner_of + v_u] < 0
             )
             and len(self.f_placements(S, v_p, v_u)) > 0
         ]
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
         "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1401:3]"
+        N: list[int] = S
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -9958,7 +10404,7 @@ class MarlboroughRules:
             if pc == 0:
                 for v_u in self.all_unit:
                     S[self.o_e_unit__used + v_u] = False
-                v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+                v_p = _head([v_q for v_q in self.all_player if N[self.o_g_first_player] == v_q])
                 v_passes = 0
                 v__runs = 0
                 pc = 1
@@ -10039,6 +10485,7 @@ class MarlboroughRules:
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2160:3]"
+        N: list[int] = S
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -10054,13 +10501,24 @@ class MarlboroughRules:
         if F is not None and (pc < 0 or not (0x13906 >> pc) & 1):
             raise RulesError(f"routine pillage: no resume point {pc}")
         if pc == 0:
-            v_h = S[self.o_g_operated_at]
+            v_h = _ref(N[self.o_g_operated_at])
             if v_h is None:
                 return None
             v_force = [
                 v_u
                 for v_u in self.all_unit
-                if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+                if (
+                    (
+                        S[self.o_e_unit__at + v_u] == v_h
+                        if v_h is not None
+                        else N[self.o_e_unit__at + v_u] < 0
+                    )
+                    and (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        if v_p is not None
+                        else N[self.o_e_unit__owner + v_u] < 0
+                    )
+                )
                 and S[self.o_e_unit__used + v_u]
             ]
             v_able = any(
@@ -10074,7 +10532,7 @@ class MarlboroughRules:
                     or self.s_e_hex__terrain[v_h] == "sea"
                 )
                 or v_n is None
-            ) or S[self.o_e_nation__control + v_n] is None:
+            ) or N[self.o_e_nation__control + v_n] < 0:
                 return None
             pc = 1
         if pc == 1:
@@ -10131,7 +10589,15 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
+            v_alive = [
+                v_u_4
+                for v_u_4 in v_force
+                if (
+                    S[self.o_e_unit__at + v_u_4] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u_4] < 0
+                )
+            ]
             if len(v_alive) > 0:
                 pc = 12
             else:
@@ -10159,34 +10625,70 @@ class MarlboroughRules:
 
     def z_pillage__11_2(self, S: list[Any], F: Any) -> Any:
         "Local 'force' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_p = F[2]
         v_h = F[3]
         return [
             v_u
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            if (
+                (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
+                and (
+                    S[self.o_e_unit__owner + v_u] == v_p
+                    if v_p is not None
+                    else N[self.o_e_unit__owner + v_u] < 0
+                )
+            )
             and S[self.o_e_unit__used + v_u]
         ]
 
     def z_pillage__13_2(self, S: list[Any], F: Any) -> Any:
         "Local 'force' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_p = F[2]
         v_h = F[3]
         return [
             v_u
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            if (
+                (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
+                and (
+                    S[self.o_e_unit__owner + v_u] == v_p
+                    if v_p is not None
+                    else N[self.o_e_unit__owner + v_u] < 0
+                )
+            )
             and S[self.o_e_unit__used + v_u]
         ]
 
     def z_pillage__2_2(self, S: list[Any], F: Any) -> Any:
         "Local 'force' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_p = F[2]
         v_h = F[3]
         return [
             v_u
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            if (
+                (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
+                and (
+                    S[self.o_e_unit__owner + v_u] == v_p
+                    if v_p is not None
+                    else N[self.o_e_unit__owner + v_u] < 0
+                )
+            )
             and S[self.o_e_unit__used + v_u]
         ]
 
@@ -10251,10 +10753,14 @@ class MarlboroughRules:
                     pc = 6
             if pc == 2:
                 v_mine = [
-                    S[self.o_e_unit__at + v_u]
+                    _ref(N[self.o_e_unit__at + v_u])
                     for v_u in self.all_unit
-                    if S[self.o_e_unit__owner + v_u] == v_p
-                    and S[self.o_e_unit__at + v_u] is not None
+                    if (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        if v_p is not None
+                        else N[self.o_e_unit__owner + v_u] < 0
+                    )
+                    and N[self.o_e_unit__at + v_u] >= 0
                 ]
                 v_sites = [
                     v_h
@@ -10324,8 +10830,12 @@ class MarlboroughRules:
                 v_mine = [
                     v_u
                     for v_u in self.all_unit
-                    if S[self.o_e_unit__owner + v_u] == v_p
-                    and S[self.o_e_unit__at + v_u] is not None
+                    if (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        if v_p is not None
+                        else N[self.o_e_unit__owner + v_u] < 0
+                    )
+                    and N[self.o_e_unit__at + v_u] >= 0
                 ]
                 v_bill = sum([self.f_upkeep(S, v_u_2, v_ok) for v_u_2 in v_mine])
                 v_can_go = [v_u_3 for v_u_3 in v_mine if self.s_e_unit__kind[v_u_3] != "leader"]
@@ -10424,7 +10934,7 @@ class MarlboroughRules:
                 pc = 1
             elif v_r[2] == "Subsidies":
                 self.p_event_side(S)
-                self.p_subsidies(S, S[self.o_g_event_for])
+                self.p_subsidies(S, _ref(N[self.o_g_event_for]))
                 pc = 9
             elif v_r[2] == "War Party":
                 pc = 5
@@ -10445,12 +10955,12 @@ class MarlboroughRules:
             pc = 9
         if pc == 5:
             self.p_event_side(S)
-            if self.r_war_party(S, None, None, S[self.o_g_event_for]) is SUSPEND:
+            if self.r_war_party(S, None, None, _ref(N[self.o_g_event_for])) is SUSPEND:
                 return _wait(S, (34, 9))
             pc = 9
         if pc == 7:
             self.p_event_side(S)
-            if self.r_new_leader(S, None, None, S[self.o_g_event_for]) is SUSPEND:
+            if self.r_new_leader(S, None, None, _ref(N[self.o_g_event_for])) is SUSPEND:
                 return _wait(S, (34, 9))
             pc = 9
         if pc == 9:
@@ -10505,15 +11015,19 @@ class MarlboroughRules:
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
             S[self.o_g_acted] = True
-            S[self.o_g_operated_at] = None
+            S[self.o_g_operated_at] = -1
             v_force = [
                 v_u
                 for v_u in self.ix_unit__kind.get("rebel", ())
-                if S[self.o_e_unit__at + v_u] == v_h
+                if (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
             ]
             _log(S, 160, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
-            if v_n is not None and S[self.o_e_nation__control + v_n] is None:
+            if v_n is not None and N[self.o_e_nation__control + v_n] < 0:
                 self.p_set_control(S, v_n, v_q)
                 _log(S, 161, (v_n, v_q))
             for v_u_2 in v_force:
@@ -10540,7 +11054,7 @@ class MarlboroughRules:
             if v_to != v_h:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
-                    S[self.o_e_unit__at + v_u_4] = v_to
+                    S[self.o_e_unit__at + v_u_4] = _unref(v_to)
                 _log(S, 163, (v_p, v_h, v_to))
             v_targets = [
                 v_t
@@ -10549,6 +11063,8 @@ class MarlboroughRules:
                 and (
                     not any(
                         S[self.o_e_unit__at + v_u_5] == v_t
+                        if v_t is not None
+                        else N[self.o_e_unit__at + v_u_5] < 0
                         for v_u_5 in self.ix_unit__kind.get("rebel", ())
                     )
                 )
@@ -10580,7 +11096,15 @@ class MarlboroughRules:
                     None,
                     None,
                     v_p,
-                    [v_u_6 for v_u_6 in v_force if S[self.o_e_unit__at + v_u_6] == v_to],
+                    [
+                        v_u_6
+                        for v_u_6 in v_force
+                        if (
+                            S[self.o_e_unit__at + v_u_6] == v_to
+                            if v_to is not None
+                            else N[self.o_e_unit__at + v_u_6] < 0
+                        )
+                    ],
                     v_to,
                     v_t_2,
                 )
@@ -10655,6 +11179,7 @@ class MarlboroughRules:
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
         'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2324:3]'
+        N: list[int] = S
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -10674,7 +11199,7 @@ class MarlboroughRules:
                     v_n
                     for v_n in self.all_nation
                     if any(
-                        S[self.o_e_unit__at + v_u] is None
+                        N[self.o_e_unit__at + v_u] < 0
                         for v_u in self.ix_unit__kind__nation.get(("rebel", v_n), ())
                     )
                 ]
@@ -10683,9 +11208,9 @@ class MarlboroughRules:
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
-                    [v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]]
+                    [v_q for v_q in self.all_player if N[self.o_g_first_player] == v_q]
                 )
-                v_c = S[self.o_e_nation__control + v_n_2]
+                v_c = _ref(N[self.o_e_nation__control + v_n_2])
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
                 _log(S, 154, (v_n_2, v_placer))
@@ -10693,7 +11218,7 @@ class MarlboroughRules:
                     [
                         v_u_2
                         for v_u_2 in self.ix_unit__kind__nation.get(("rebel", v_n_2), ())
-                        if S[self.o_e_unit__at + v_u_2] is None
+                        if N[self.o_e_unit__at + v_u_2] < 0
                     ]
                 )
                 v__i = 0
@@ -10731,7 +11256,7 @@ class MarlboroughRules:
                 v_h = v
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
-                S[self.o_e_unit__at + v_u_3] = v_h
+                S[self.o_e_unit__at + v_u_3] = _unref(v_h)
                 _log(S, 156, (v_u_3, v_h))
                 pc = 1
                 continue
@@ -10765,7 +11290,16 @@ class MarlboroughRules:
             if pc == 2:
                 v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
                 if N[self.o_p_treasury + v_p] >= 2 * v_cost and any(
-                    S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p
+                    (
+                        S[self.o_e_unit__at + v_u] == v_h
+                        if v_h is not None
+                        else N[self.o_e_unit__at + v_u] < 0
+                    )
+                    and (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        if v_p is not None
+                        else N[self.o_e_unit__owner + v_u] < 0
+                    )
                     for v_u in self.all_unit
                 ):
                     pc = 3
@@ -10799,6 +11333,7 @@ class MarlboroughRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
         "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"
+        N: list[int] = S
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -10813,7 +11348,15 @@ class MarlboroughRules:
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine retreat: no resume point {pc}")
         if pc == 0:
-            v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
+            v_alive = [
+                v_u
+                for v_u in v_group
+                if (
+                    S[self.o_e_unit__at + v_u] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u] < 0
+                )
+            ]
             if len(v_alive) == 0:
                 return None
             if (
@@ -10831,7 +11374,15 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_alive, v_u_5, v_u_6 = F[2:]
                 F = None
-            v_alive = [v_u_3 for v_u_3 in v_alive if S[self.o_e_unit__at + v_u_3] == v_h]
+            v_alive = [
+                v_u_3
+                for v_u_3 in v_alive
+                if (
+                    S[self.o_e_unit__at + v_u_3] == v_h
+                    if v_h is not None
+                    else N[self.o_e_unit__at + v_u_3] < 0
+                )
+            ]
             if len(v_alive) == 0:
                 return None
             v_closed = self.f_closed_to(S, v_p)
@@ -10883,7 +11434,7 @@ class MarlboroughRules:
             v_to = v
             for v_u_6 in v_alive:
                 S[self.o_e_unit__seen + v_u_6] = 0
-                S[self.o_e_unit__at + v_u_6] = v_to
+                S[self.o_e_unit__at + v_u_6] = _unref(v_to)
             _log(S, 16, (v_p, v_h, v_to))
             return None
 
@@ -11039,6 +11590,7 @@ class MarlboroughRules:
         v_forced: bool = False,
     ) -> Any:
         "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1426:3]"
+        N: list[int] = S
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -11160,13 +11712,13 @@ class MarlboroughRules:
                 self.c_optional_fleets_pillage_and_enlighten
                 and self.s_e_hex__terrain[v_to] != "sea"
             ):
-                S[self.o_g_operated_at] = v_to
+                S[self.o_g_operated_at] = _unref(v_to)
             for v_u_7 in v_cargo:
                 S[self.o_e_unit__embarked + v_u_7] = True
             if v_to != v_from:
                 for v_u_8 in v_force:
                     S[self.o_e_unit__seen + v_u_8] = 0
-                    S[self.o_e_unit__at + v_u_8] = v_to
+                    S[self.o_e_unit__at + v_u_8] = _unref(v_to)
                 _log(S, 64, (v_p, v_from, v_to))
             else:
                 _log(S, 65, (v_p, v_from))
@@ -11230,7 +11782,11 @@ class MarlboroughRules:
             v_afloat = [
                 v_u_11
                 for v_u_11 in v_force
-                if S[self.o_e_unit__at + v_u_11] == v_to
+                if (
+                    S[self.o_e_unit__at + v_u_11] == v_to
+                    if v_to is not None
+                    else N[self.o_e_unit__at + v_u_11] < 0
+                )
                 and (
                     (
                         self.s_e_unit__kind[v_u_11] == "battle_fleet"
@@ -11279,7 +11835,11 @@ class MarlboroughRules:
                         for v_u_13 in v_cargo
                         if (
                             (
-                                S[self.o_e_unit__at + v_u_13] == v_to
+                                (
+                                    S[self.o_e_unit__at + v_u_13] == v_to
+                                    if v_to is not None
+                                    else N[self.o_e_unit__at + v_u_13] < 0
+                                )
                                 and S[self.o_e_unit__embarked + v_u_13]
                             )
                             and (not self.s_e_unit__defends_only[v_u_13])
@@ -11331,20 +11891,24 @@ class MarlboroughRules:
             raise RulesError(f"routine segment: no resume point {pc}")
         if pc == 0:
             v_ready = [
-                S[self.o_e_unit__at + v_u]
+                _ref(N[self.o_e_unit__at + v_u])
                 for v_u in self.all_unit
                 if (
                     (
                         (
-                            S[self.o_e_unit__owner + v_u] == v_p
-                            and S[self.o_e_unit__at + v_u] is not None
+                            (
+                                S[self.o_e_unit__owner + v_u] == v_p
+                                if v_p is not None
+                                else N[self.o_e_unit__owner + v_u] < 0
+                            )
+                            and N[self.o_e_unit__at + v_u] >= 0
                         )
                         and self.s_e_unit__march[v_u] > 0
                     )
                     and (not S[self.o_e_unit__used + v_u])
                 )
                 and (
-                    self.s_e_hex__terrain[S[self.o_e_unit__at + v_u]] != "sea"
+                    self.s_e_hex__terrain[_ref(N[self.o_e_unit__at + v_u])] != "sea"
                     or (
                         self.s_e_unit__kind[v_u] == "battle_fleet"
                         or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -11354,23 +11918,27 @@ class MarlboroughRules:
             v_again = []
             if N[self.o_p_markers + v_p] & self.mk_card__kind.get("forced_march", 0) != 0:
                 v_again = [
-                    S[self.o_e_unit__at + v_u_2]
+                    _ref(N[self.o_e_unit__at + v_u_2])
                     for v_u_2 in self.all_unit
                     if (
                         (
                             (
                                 (
-                                    S[self.o_e_unit__owner + v_u_2] == v_p
-                                    and S[self.o_e_unit__at + v_u_2] is not None
+                                    (
+                                        S[self.o_e_unit__owner + v_u_2] == v_p
+                                        if v_p is not None
+                                        else N[self.o_e_unit__owner + v_u_2] < 0
+                                    )
+                                    and N[self.o_e_unit__at + v_u_2] >= 0
                                 )
                                 and self.s_e_unit__march[v_u_2] > 0
                             )
                             and S[self.o_e_unit__used + v_u_2]
                         )
-                        and S[self.o_e_unit__at + v_u_2] not in v_ready
+                        and _ref(N[self.o_e_unit__at + v_u_2]) not in v_ready
                     )
                     and (
-                        self.s_e_hex__terrain[S[self.o_e_unit__at + v_u_2]] != "sea"
+                        self.s_e_hex__terrain[_ref(N[self.o_e_unit__at + v_u_2])] != "sea"
                         or (
                             self.s_e_unit__kind[v_u_2] == "battle_fleet"
                             or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
@@ -11399,15 +11967,23 @@ class MarlboroughRules:
                 _log(S, 46, (v_p,))
                 return None
             S[self.o_g_acted] = True
-            S[self.o_g_operated_at] = None
+            S[self.o_g_operated_at] = -1
             v_forced = v_from not in v_ready
             v_here = [
                 v_u_3
                 for v_u_3 in self.all_unit
                 if (
                     (
-                        S[self.o_e_unit__owner + v_u_3] == v_p
-                        and S[self.o_e_unit__at + v_u_3] == v_from
+                        (
+                            S[self.o_e_unit__owner + v_u_3] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_u_3] < 0
+                        )
+                        and (
+                            S[self.o_e_unit__at + v_u_3] == v_from
+                            if v_from is not None
+                            else N[self.o_e_unit__at + v_u_3] < 0
+                        )
                     )
                     and self.s_e_unit__march[v_u_3] > 0
                 )
@@ -11547,11 +12123,11 @@ class MarlboroughRules:
         if pc == 15:
             for v_u_6 in v_force:
                 S[self.o_e_unit__used + v_u_6] = True
-            S[self.o_g_operated_at] = v_to
+            S[self.o_g_operated_at] = _unref(v_to)
             if v_to != v_from:
                 for v_u_7 in v_force:
                     S[self.o_e_unit__seen + v_u_7] = 0
-                    S[self.o_e_unit__at + v_u_7] = v_to
+                    S[self.o_e_unit__at + v_u_7] = _unref(v_to)
                     S[self.o_e_unit__embarked + v_u_7] = False
                 _log(S, 53, (v_p, v_from, v_to))
             else:
@@ -11595,7 +12171,12 @@ class MarlboroughRules:
             v_live = [
                 v_u_9
                 for v_u_9 in v_force
-                if S[self.o_e_unit__at + v_u_9] == v_to and (not self.s_e_unit__defends_only[v_u_9])
+                if (
+                    S[self.o_e_unit__at + v_u_9] == v_to
+                    if v_to is not None
+                    else N[self.o_e_unit__at + v_u_9] < 0
+                )
+                and (not self.s_e_unit__defends_only[v_u_9])
             ]
             if len(v_live) == 0:
                 return None
@@ -11655,14 +12236,18 @@ class MarlboroughRules:
             v_rebels = [
                 v_u_10
                 for v_u_10 in self.ix_unit__kind.get("rebel", ())
-                if S[self.o_e_unit__at + v_u_10] == v_t
+                if (
+                    S[self.o_e_unit__at + v_u_10] == v_t
+                    if v_t is not None
+                    else N[self.o_e_unit__at + v_u_10] < 0
+                )
             ]
             for v_u_11 in v_rebels:
                 S[self.o_e_unit__owner + v_u_11] = _head(
-                    [v_q__7 for v_q__7 in self.all_player if v_q__7 != v_p]
+                    [v_q__8 for v_q__8 in self.all_player if v_q__8 != v_p]
                 )
             if len(v_rebels) > 0:
-                _log(S, 61, (_head([v_q__8 for v_q__8 in self.all_player if v_q__8 != v_p]), v_t))
+                _log(S, 61, (_head([v_q__9 for v_q__9 in self.all_player if v_q__9 != v_p]), v_t))
             S[self.o_g_land_combat] = True
             if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
                 return _wait(S, (11, 29, v_rebels, v_u_12))
@@ -11673,7 +12258,7 @@ class MarlboroughRules:
                 F = None
             S[self.o_g_land_combat] = False
             for v_u_12 in v_rebels:
-                S[self.o_e_unit__owner + v_u_12] = None
+                S[self.o_e_unit__owner + v_u_12] = -1
             self.p_lift_sieges(S)
             pc = 30
         if pc == 30:
@@ -11681,22 +12266,27 @@ class MarlboroughRules:
 
     def z_segment__2_1(self, S: list[Any], F: Any) -> Any:
         "Local 'ready' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_p = F[2]
         return [
-            S[self.o_e_unit__at + v_u]
+            _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
             if (
                 (
                     (
-                        S[self.o_e_unit__owner + v_u] == v_p
-                        and S[self.o_e_unit__at + v_u] is not None
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_u] < 0
+                        )
+                        and N[self.o_e_unit__at + v_u] >= 0
                     )
                     and self.s_e_unit__march[v_u] > 0
                 )
                 and (not S[self.o_e_unit__used + v_u])
             )
             and (
-                self.s_e_hex__terrain[S[self.o_e_unit__at + v_u]] != "sea"
+                self.s_e_hex__terrain[_ref(N[self.o_e_unit__at + v_u])] != "sea"
                 or (
                     self.s_e_unit__kind[v_u] == "battle_fleet"
                     or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -11706,6 +12296,7 @@ class MarlboroughRules:
 
     def r_settle_deals(self, S: list[Any], F: Any, v: Any) -> Any:
         "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1970:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -11717,11 +12308,7 @@ class MarlboroughRules:
         while True:
             if pc == 0:
                 v__it = tuple(
-                    [
-                        v_n
-                        for v_n in self.all_nation
-                        if S[self.o_e_nation__settled_from + v_n] is not None
-                    ]
+                    [v_n for v_n in self.all_nation if N[self.o_e_nation__settled_from + v_n] >= 0]
                 )
                 v__i = 0
                 pc = 1
@@ -11736,11 +12323,15 @@ class MarlboroughRules:
                 else:
                     pc = 8
             if pc == 2:
-                v_was = S[self.o_e_nation__settled_from + v_n_2]
-                S[self.o_e_nation__settled_from + v_n_2] = None
-                if S[self.o_e_nation__control + v_n_2] is None:
+                v_was = _ref(N[self.o_e_nation__settled_from + v_n_2])
+                S[self.o_e_nation__settled_from + v_n_2] = -1
+                if N[self.o_e_nation__control + v_n_2] < 0:
                     pc = 3
-                elif S[self.o_e_nation__control + v_n_2] != v_was:
+                elif (
+                    S[self.o_e_nation__control + v_n_2] != v_was
+                    if v_was is not None
+                    else N[self.o_e_nation__control + v_n_2] >= 0
+                ):
                     pc = 5
                 else:
                     pc = 1
@@ -11753,7 +12344,7 @@ class MarlboroughRules:
             if pc == 5:
                 if (
                     self.r_defection(
-                        S, None, None, v_n_2, v_was, S[self.o_e_nation__control + v_n_2]
+                        S, None, None, v_n_2, v_was, _ref(N[self.o_e_nation__control + v_n_2])
                     )
                     is SUSPEND
                 ):
@@ -11807,6 +12398,7 @@ class MarlboroughRules:
         v_defending: bool = False,
     ) -> Any:
         'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
+        N: list[int] = S
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -11820,7 +12412,7 @@ class MarlboroughRules:
         while True:
             if pc == 0:
                 v_left = v_need
-                v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
+                v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] >= 0]
                 if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(
                     S, v_h, v_p
                 ):
@@ -11953,11 +12545,15 @@ class MarlboroughRules:
                 else:
                     pc = 8
             if pc == 2:
-                v_h = S[self.o_e_unit__at + v_g]
+                v_h = _ref(N[self.o_e_unit__at + v_g])
                 if (
                     (
                         (
-                            S[self.o_e_unit__owner + v_g] == v_p
+                            (
+                                S[self.o_e_unit__owner + v_g] == v_p
+                                if v_p is not None
+                                else N[self.o_e_unit__owner + v_g] < 0
+                            )
                             and self.s_e_unit__kind[v_g] == "leader"
                         )
                         and self.s_e_unit__leads[v_g] == "general"
@@ -11974,8 +12570,16 @@ class MarlboroughRules:
                     [
                         self.s_e_unit__leadership[v_u]
                         for v_u in self.ix_unit__kind__leads.get(("leader", "general"), ())
-                        if S[self.o_e_unit__at + v_u] == v_h
-                        and S[self.o_e_unit__owner + v_u] == v_p
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h
+                            if v_h is not None
+                            else N[self.o_e_unit__at + v_u] < 0
+                        )
+                        and (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            if v_p is not None
+                            else N[self.o_e_unit__owner + v_u] < 0
+                        )
                     ]
                 )
                 v_recruits = [
@@ -11985,8 +12589,16 @@ class MarlboroughRules:
                         (
                             (
                                 (
-                                    S[self.o_e_unit__at + v_u_2] == v_h
-                                    and S[self.o_e_unit__owner + v_u_2] == v_p
+                                    (
+                                        S[self.o_e_unit__at + v_u_2] == v_h
+                                        if v_h is not None
+                                        else N[self.o_e_unit__at + v_u_2] < 0
+                                    )
+                                    and (
+                                        S[self.o_e_unit__owner + v_u_2] == v_p
+                                        if v_p is not None
+                                        else N[self.o_e_unit__owner + v_u_2] < 0
+                                    )
                                 )
                                 and self.s_e_unit__two_sided[v_u_2]
                             )
@@ -12050,11 +12662,13 @@ class MarlboroughRules:
 
     def z_training__5_5(self, S: list[Any], F: Any) -> Any:
         "Local 'h' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_g = F[6]
-        return S[self.o_e_unit__at + v_g]
+        return _ref(N[self.o_e_unit__at + v_g])
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
         'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1639:3]'
+        N: list[int] = S
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -12069,8 +12683,8 @@ class MarlboroughRules:
         while True:
             if pc == 0:
                 v_order = [
-                    *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
-                    *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
+                    *[v_q for v_q in self.all_player if N[self.o_g_first_player] == v_q],
+                    *[v_q_2 for v_q_2 in self.all_player if N[self.o_g_first_player] != v_q_2],
                 ]
                 v__it = tuple(v_order)
                 v__i = 0
@@ -12382,6 +12996,7 @@ class MarlboroughRules:
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
         "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
+        N: list[int] = S
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -12392,7 +13007,7 @@ class MarlboroughRules:
             v_recruits = [
                 v_u
                 for v_u in v_group
-                if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__two_sided[v_u])
+                if (N[self.o_e_unit__at + v_u] >= 0 and self.s_e_unit__two_sided[v_u])
                 and (not S[self.o_e_unit__veteran + v_u])
             ]
             if len(v_recruits) == 0:
@@ -12414,6 +13029,7 @@ class MarlboroughRules:
 
     def r_war_party(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2085:3]'
+        N: list[int] = S
         v_neutrals: Any = None
         v_n_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -12424,7 +13040,7 @@ class MarlboroughRules:
             v_neutrals = [
                 v_n
                 for v_n in self.all_nation
-                if S[self.o_e_nation__control + v_n] is None and (not self.s_e_nation__barred[v_n])
+                if N[self.o_e_nation__control + v_n] < 0 and (not self.s_e_nation__barred[v_n])
             ]
             if len(v_neutrals) == 0:
                 _log(S, 130, ())
@@ -12442,4 +13058,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1235 rules/marlborough/rules.yaml:482:7\n1249 rules/marlborough/rules.yaml:247:7\n1255 rules/marlborough/rules.yaml:248:7\n1264 rules/marlborough/rules.yaml:249:7\n1286 rules/marlborough/rules.yaml:137:7\n1287 rules/marlborough/rules.yaml:138:7\n1288 rules/marlborough/rules.yaml:139:11\n1289 rules/marlborough/rules.yaml:140:11\n1290 rules/marlborough/rules.yaml:141:15\n1291 rules/marlborough/rules.yaml:142:7\n1312 rules/marlborough/rules.yaml:351:7\n1327 rules/marlborough/rules.yaml:694:7\n1336 rules/marlborough/rules.yaml:695:7\n1341 rules/marlborough/rules.yaml:696:7\n1342 rules/marlborough/rules.yaml:697:7\n1343 rules/marlborough/rules.yaml:698:7\n1348 rules/marlborough/rules.yaml:699:11\n1349 rules/marlborough/rules.yaml:700:11\n1355 rules/marlborough/rules.yaml:701:11\n1356 rules/marlborough/rules.yaml:702:11\n1357 rules/marlborough/rules.yaml:703:11\n1358 rules/marlborough/rules.yaml:704:7\n1362 rules/marlborough/rules.yaml:2517:1\n1367 rules/marlborough/rules.yaml:2517:1\n1372 rules/marlborough/rules.yaml:2517:1\n1379 rules/marlborough/rules.yaml:2517:1\n1387 rules/marlborough/rules.yaml:2517:1\n1395 rules/marlborough/rules.yaml:2517:1\n1403 rules/marlborough/rules.yaml:2517:1\n1411 rules/marlborough/rules.yaml:2517:1\n1419 rules/marlborough/rules.yaml:2517:1\n1428 rules/marlborough/rules.yaml:2517:1\n1433 rules/marlborough/rules.yaml:2517:1\n1437 rules/marlborough/rules.yaml:224:7\n1438 rules/marlborough/rules.yaml:225:11\n1439 rules/marlborough/rules.yaml:226:7\n1440 rules/marlborough/rules.yaml:227:7\n1450 rules/marlborough/rules.yaml:228:7\n1451 rules/marlborough/rules.yaml:229:7\n1454 rules/marlborough/rules.yaml:230:7\n1455 rules/marlborough/rules.yaml:231:11\n1463 rules/marlborough/rules.yaml:232:11\n1464 rules/marlborough/rules.yaml:233:7\n1469 rules/marlborough/rules.yaml:234:7\n1486 rules/marlborough/rules.yaml:661:7\n1487 rules/marlborough/rules.yaml:662:7\n1492 rules/marlborough/rules.yaml:663:11\n1494 rules/marlborough/rules.yaml:665:11\n1495 rules/marlborough/rules.yaml:666:7\n1496 rules/marlborough/rules.yaml:667:7\n1505 rules/marlborough/rules.yaml:668:11\n1506 rules/marlborough/rules.yaml:669:7\n1511 rules/marlborough/rules.yaml:670:7\n1519 rules/marlborough/rules.yaml:671:11\n1520 rules/marlborough/rules.yaml:672:7\n1523 rules/marlborough/rules.yaml:673:11\n1529 rules/marlborough/rules.yaml:674:7\n1538 rules/marlborough/rules.yaml:675:11\n1539 rules/marlborough/rules.yaml:676:7\n1548 rules/marlborough/rules.yaml:677:11\n1549 rules/marlborough/rules.yaml:678:7\n1558 rules/marlborough/rules.yaml:679:11\n1559 rules/marlborough/rules.yaml:680:7\n1568 rules/marlborough/rules.yaml:681:11\n1569 rules/marlborough/rules.yaml:682:7\n1573 rules/marlborough/rules.yaml:643:7\n1585 rules/marlborough/rules.yaml:821:7\n1590 rules/marlborough/rules.yaml:822:7\n1598 rules/marlborough/rules.yaml:182:7\n1599 rules/marlborough/rules.yaml:183:7\n1600 rules/marlborough/rules.yaml:184:11\n1601 rules/marlborough/rules.yaml:185:7\n1602 rules/marlborough/rules.yaml:186:11\n1603 rules/marlborough/rules.yaml:187:7\n1607 rules/marlborough/rules.yaml:65:7\n1616 rules/marlborough/rules.yaml:66:7\n1624 rules/marlborough/rules.yaml:461:7\n1632 rules/marlborough/rules.yaml:462:7\n1633 rules/marlborough/rules.yaml:463:11\n1634 rules/marlborough/rules.yaml:464:7\n1645 rules/marlborough/rules.yaml:465:7\n1650 rules/marlborough/rules.yaml:466:7\n1651 rules/marlborough/rules.yaml:467:11\n1652 rules/marlborough/rules.yaml:468:7\n1653 rules/marlborough/rules.yaml:469:11\n1654 rules/marlborough/rules.yaml:470:7\n1663 rules/marlborough/rules.yaml:471:7\n1671 rules/marlborough/rules.yaml:472:7\n1672 rules/marlborough/rules.yaml:473:11\n1673 rules/marlborough/rules.yaml:474:7\n1687 rules/marlborough/rules.yaml:158:7\n1695 rules/marlborough/rules.yaml:101:7\n1702 rules/marlborough/rules.yaml:91:7\n1717 rules/marlborough/rules.yaml:610:7\n1721 rules/marlborough/rules.yaml:166:7\n1722 rules/marlborough/rules.yaml:167:7\n1723 rules/marlborough/rules.yaml:168:11\n1724 rules/marlborough/rules.yaml:169:11\n1725 rules/marlborough/rules.yaml:170:15\n1726 rules/marlborough/rules.yaml:171:7\n1741 rules/marlborough/rules.yaml:716:7\n1742 rules/marlborough/rules.yaml:717:7\n1743 rules/marlborough/rules.yaml:718:11\n1744 rules/marlborough/rules.yaml:719:7\n1750 rules/marlborough/rules.yaml:301:7\n1751 rules/marlborough/rules.yaml:302:7\n1754 rules/marlborough/rules.yaml:303:11\n1755 rules/marlborough/rules.yaml:304:7\n1756 rules/marlborough/rules.yaml:305:11\n1757 rules/marlborough/rules.yaml:306:7\n1765 rules/marlborough/rules.yaml:307:7\n1766 rules/marlborough/rules.yaml:308:7\n1772 rules/marlborough/rules.yaml:309:11\n1773 rules/marlborough/rules.yaml:310:7\n1774 rules/marlborough/rules.yaml:311:11\n1782 rules/marlborough/rules.yaml:312:11\n1788 rules/marlborough/rules.yaml:313:7\n1792 rules/marlborough/rules.yaml:364:7\n1797 rules/marlborough/rules.yaml:365:7\n1798 rules/marlborough/rules.yaml:366:7\n1801 rules/marlborough/rules.yaml:367:11\n1802 rules/marlborough/rules.yaml:368:7\n1806 rules/marlborough/rules.yaml:109:7\n1813 rules/marlborough/rules.yaml:110:11\n1814 rules/marlborough/rules.yaml:111:7\n1815 rules/marlborough/rules.yaml:112:7\n1816 rules/marlborough/rules.yaml:113:11\n1817 rules/marlborough/rules.yaml:114:7\n1821 rules/marlborough/rules.yaml:339:7\n1828 rules/marlborough/rules.yaml:36:7\n1829 rules/marlborough/rules.yaml:37:11\n1830 rules/marlborough/rules.yaml:38:7\n1844 rules/marlborough/rules.yaml:77:7\n1845 rules/marlborough/rules.yaml:78:11\n1846 rules/marlborough/rules.yaml:79:7\n1847 rules/marlborough/rules.yaml:80:7\n1848 rules/marlborough/rules.yaml:81:11\n1868 rules/marlborough/rules.yaml:82:15\n1869 rules/marlborough/rules.yaml:83:7\n1873 rules/marlborough/rules.yaml:624:7\n1878 rules/marlborough/rules.yaml:435:7\n1905 rules/marlborough/rules.yaml:394:7\n1906 rules/marlborough/rules.yaml:395:11\n1907 rules/marlborough/rules.yaml:396:7\n1908 rules/marlborough/rules.yaml:397:11\n1909 rules/marlborough/rules.yaml:398:7\n1910 rules/marlborough/rules.yaml:399:11\n1911 rules/marlborough/rules.yaml:400:7\n1912 rules/marlborough/rules.yaml:401:11\n1913 rules/marlborough/rules.yaml:402:7\n1917 rules/marlborough/rules.yaml:631:7\n1928 rules/marlborough/rules.yaml:500:7\n1937 rules/marlborough/rules.yaml:501:7\n1952 rules/marlborough/rules.yaml:502:7\n1953 rules/marlborough/rules.yaml:503:7\n1958 rules/marlborough/rules.yaml:504:11\n1971 rules/marlborough/rules.yaml:505:15\n1972 rules/marlborough/rules.yaml:506:15\n1977 rules/marlborough/rules.yaml:507:19\n1978 rules/marlborough/rules.yaml:508:15\n1979 rules/marlborough/rules.yaml:509:19\n1984 rules/marlborough/rules.yaml:510:23\n1988 rules/marlborough/rules.yaml:511:7\n1989 rules/marlborough/rules.yaml:512:7\n1995 rules/marlborough/rules.yaml:513:7\n2010 rules/marlborough/rules.yaml:572:7\n2026 rules/marlborough/rules.yaml:573:7\n2027 rules/marlborough/rules.yaml:574:11\n2028 rules/marlborough/rules.yaml:575:7\n2040 rules/marlborough/rules.yaml:576:7\n2049 rules/marlborough/rules.yaml:577:7\n2050 rules/marlborough/rules.yaml:578:7\n2051 rules/marlborough/rules.yaml:579:11\n2052 rules/marlborough/rules.yaml:580:15\n2053 rules/marlborough/rules.yaml:581:19\n2055 rules/marlborough/rules.yaml:583:19\n2081 rules/marlborough/rules.yaml:584:19\n2087 rules/marlborough/rules.yaml:585:23\n2088 rules/marlborough/rules.yaml:586:7\n2092 rules/marlborough/rules.yaml:541:7\n2098 rules/marlborough/rules.yaml:542:7\n2134 rules/marlborough/rules.yaml:122:7\n2135 rules/marlborough/rules.yaml:123:11\n2136 rules/marlborough/rules.yaml:124:7\n2137 rules/marlborough/rules.yaml:125:7\n2138 rules/marlborough/rules.yaml:126:11\n2139 rules/marlborough/rules.yaml:127:7\n2143 rules/marlborough/rules.yaml:24:7\n2152 rules/marlborough/rules.yaml:150:7\n2153 rules/marlborough/rules.yaml:151:7\n2157 rules/marlborough/rules.yaml:416:7\n2158 rules/marlborough/rules.yaml:417:7\n2164 rules/marlborough/rules.yaml:418:11\n2168 rules/marlborough/rules.yaml:419:15\n2173 rules/marlborough/rules.yaml:420:15\n2174 rules/marlborough/rules.yaml:421:19\n2183 rules/marlborough/rules.yaml:422:23\n2184 rules/marlborough/rules.yaml:423:7\n2188 rules/marlborough/rules.yaml:604:7\n2196 rules/marlborough/rules.yaml:323:7\n2197 rules/marlborough/rules.yaml:324:7\n2198 rules/marlborough/rules.yaml:325:11\n2199 rules/marlborough/rules.yaml:326:7\n2202 rules/marlborough/rules.yaml:327:11\n2203 rules/marlborough/rules.yaml:328:7\n2207 rules/marlborough/rules.yaml:329:11\n2208 rules/marlborough/rules.yaml:330:7\n2214 rules/marlborough/rules.yaml:807:7\n2219 rules/marlborough/rules.yaml:808:7\n2244 rules/marlborough/rules.yaml:809:7\n2259 rules/marlborough/rules.yaml:810:7\n2274 rules/marlborough/rules.yaml:746:7\n2275 rules/marlborough/rules.yaml:747:11\n2276 rules/marlborough/rules.yaml:748:7\n2277 rules/marlborough/rules.yaml:749:11\n2278 rules/marlborough/rules.yaml:750:7\n2282 rules/marlborough/rules.yaml:764:7\n2287 rules/marlborough/rules.yaml:765:7\n2292 rules/marlborough/rules.yaml:766:7\n2302 rules/marlborough/rules.yaml:777:7\n2307 rules/marlborough/rules.yaml:778:11\n2308 rules/marlborough/rules.yaml:779:7\n2309 rules/marlborough/rules.yaml:780:7\n2310 rules/marlborough/rules.yaml:781:11\n2311 rules/marlborough/rules.yaml:782:11\n2315 rules/marlborough/rules.yaml:783:15\n2316 rules/marlborough/rules.yaml:784:15\n2317 rules/marlborough/rules.yaml:785:19\n2318 rules/marlborough/rules.yaml:786:7\n2322 rules/marlborough/rules.yaml:524:7\n2331 rules/marlborough/rules.yaml:525:7\n2332 rules/marlborough/rules.yaml:526:7\n2348 rules/marlborough/rules.yaml:527:7\n2357 rules/marlborough/rules.yaml:528:7\n2372 rules/marlborough/rules.yaml:529:7\n2385 rules/marlborough/rules.yaml:530:7\n2396 rules/marlborough/rules.yaml:47:7\n2397 rules/marlborough/rules.yaml:48:11\n2398 rules/marlborough/rules.yaml:49:7\n2402 rules/marlborough/rules.yaml:553:7\n2403 rules/marlborough/rules.yaml:554:7\n2409 rules/marlborough/rules.yaml:555:7\n2410 rules/marlborough/rules.yaml:556:7\n2411 rules/marlborough/rules.yaml:557:7\n2412 rules/marlborough/rules.yaml:558:7\n2430 rules/marlborough/rules.yaml:284:7\n2431 rules/marlborough/rules.yaml:285:7\n2438 rules/marlborough/rules.yaml:286:11\n2439 rules/marlborough/rules.yaml:287:7\n2440 rules/marlborough/rules.yaml:288:11\n2441 rules/marlborough/rules.yaml:289:7\n2445 rules/marlborough/rules.yaml:271:7\n2450 rules/marlborough/rules.yaml:272:7\n2462 rules/marlborough/rules.yaml:730:7\n2463 rules/marlborough/rules.yaml:731:11\n2464 rules/marlborough/rules.yaml:732:7\n2465 rules/marlborough/rules.yaml:733:11\n2466 rules/marlborough/rules.yaml:734:7\n2467 rules/marlborough/rules.yaml:735:11\n2468 rules/marlborough/rules.yaml:736:7\n2472 rules/marlborough/rules.yaml:259:7\n2475 rules/marlborough/rules.yaml:260:11\n2476 rules/marlborough/rules.yaml:261:7\n2477 rules/marlborough/rules.yaml:262:11\n2478 rules/marlborough/rules.yaml:263:7\n2482 rules/marlborough/rules.yaml:57:7\n2489 rules/marlborough/rules.yaml:381:7\n2490 rules/marlborough/rules.yaml:382:11\n2491 rules/marlborough/rules.yaml:383:7\n2495 rules/marlborough/rules.yaml:448:7\n2501 rules/marlborough/rules.yaml:449:7\n2505 rules/marlborough/rules.yaml:594:7\n2510 rules/marlborough/rules.yaml:595:7\n2511 rules/marlborough/rules.yaml:596:7\n2519 rules/marlborough/rules.yaml:651:7\n2526 rules/marlborough/rules.yaml:2458:3\n2533 rules/marlborough/rules.yaml:2458:3\n2548 rules/marlborough/rules.yaml:2479:3\n2555 rules/marlborough/rules.yaml:2479:3\n2563 rules/marlborough/rules.yaml:2498:3\n2568 rules/marlborough/rules.yaml:2498:3\n2572 rules/marlborough/rules.yaml:794:7\n2579 rules/marlborough/rules.yaml:200:7\n2585 rules/marlborough/rules.yaml:201:7\n2586 rules/marlborough/rules.yaml:202:7\n2587 rules/marlborough/rules.yaml:203:7\n2588 rules/marlborough/rules.yaml:204:11\n2589 rules/marlborough/rules.yaml:205:11\n2599 rules/marlborough/rules.yaml:206:15\n2603 rules/marlborough/rules.yaml:207:19\n2636 rules/marlborough/rules.yaml:209:19\n2653 rules/marlborough/rules.yaml:210:7\n2657 rules/marlborough/cards.yaml:383:14\n2661 rules/marlborough/cards.yaml:391:14\n2665 rules/marlborough/cards.yaml:15:14\n2669 rules/marlborough/cards.yaml:23:14\n2673 rules/marlborough/cards.yaml:31:14\n2677 rules/marlborough/cards.yaml:39:14\n2681 rules/marlborough/cards.yaml:47:14\n2685 rules/marlborough/cards.yaml:55:14\n2689 rules/marlborough/cards.yaml:63:14\n2693 rules/marlborough/cards.yaml:71:14\n2697 rules/marlborough/cards.yaml:79:14\n2701 rules/marlborough/cards.yaml:87:14\n2705 rules/marlborough/cards.yaml:95:14\n2709 rules/marlborough/cards.yaml:103:14\n2713 rules/marlborough/cards.yaml:111:14\n2717 rules/marlborough/cards.yaml:119:14\n2721 rules/marlborough/cards.yaml:127:14\n2725 rules/marlborough/cards.yaml:199:14\n2729 rules/marlborough/cards.yaml:135:14\n2733 rules/marlborough/cards.yaml:143:14\n2737 rules/marlborough/cards.yaml:151:14\n2741 rules/marlborough/cards.yaml:159:14\n2745 rules/marlborough/cards.yaml:167:14\n2749 rules/marlborough/cards.yaml:175:14\n2753 rules/marlborough/cards.yaml:183:14\n2757 rules/marlborough/cards.yaml:191:14\n2761 rules/marlborough/cards.yaml:271:14\n2765 rules/marlborough/cards.yaml:279:14\n2769 rules/marlborough/cards.yaml:287:14\n2773 rules/marlborough/cards.yaml:295:14\n2777 rules/marlborough/cards.yaml:303:14\n2781 rules/marlborough/cards.yaml:311:14\n2785 rules/marlborough/cards.yaml:319:14\n2789 rules/marlborough/cards.yaml:327:14\n2793 rules/marlborough/cards.yaml:335:14\n2797 rules/marlborough/cards.yaml:343:14\n2801 rules/marlborough/cards.yaml:351:14\n2805 rules/marlborough/cards.yaml:359:14\n2809 rules/marlborough/cards.yaml:367:14\n2813 rules/marlborough/cards.yaml:375:14\n2817 rules/marlborough/cards.yaml:207:14\n2821 rules/marlborough/cards.yaml:215:14\n2825 rules/marlborough/cards.yaml:223:14\n2829 rules/marlborough/cards.yaml:231:14\n2833 rules/marlborough/cards.yaml:239:14\n2837 rules/marlborough/cards.yaml:247:14\n2841 rules/marlborough/cards.yaml:255:14\n2845 rules/marlborough/cards.yaml:263:14\n2849 rules/marlborough/rules.yaml:2584:9\n2853 rules/marlborough/rules.yaml:2556:9\n2861 rules/marlborough/rules.yaml:2599:9\n2862 rules/marlborough/rules.yaml:2600:9\n2863 rules/marlborough/rules.yaml:2601:9\n2870 rules/marlborough/rules.yaml:2563:9\n2871 rules/marlborough/rules.yaml:2564:9\n2872 rules/marlborough/rules.yaml:2565:9\n2877 rules/marlborough/rules.yaml:2572:9\n2886 rules/marlborough/rules.yaml:2573:9\n2887 rules/marlborough/rules.yaml:2574:9\n2888 rules/marlborough/rules.yaml:2575:13\n2890 rules/marlborough/rules.yaml:2576:13\n2893 rules/marlborough/rules.yaml:2578:13\n2898 rules/marlborough/rules.yaml:2590:9\n2900 rules/marlborough/rules.yaml:2591:9\n2902 rules/marlborough/rules.yaml:2592:9\n2907 rules/marlborough/rules.yaml:2546:9\n2910 rules/marlborough/rules.yaml:2547:9\n2916 rules/marlborough/rules.yaml:962:7\n2920 rules/marlborough/rules.yaml:963:11\n2921 rules/marlborough/rules.yaml:964:11\n2926 rules/marlborough/rules.yaml:1660:7\n2927 rules/marlborough/rules.yaml:1661:7\n2929 rules/marlborough/rules.yaml:1662:7\n2931 rules/marlborough/rules.yaml:1663:7\n2932 rules/marlborough/rules.yaml:1664:7\n2949 rules/marlborough/rules.yaml:1665:11\n2955 rules/marlborough/rules.yaml:1666:15\n2957 rules/marlborough/rules.yaml:1667:15\n2959 rules/marlborough/rules.yaml:1668:15\n2963 rules/marlborough/rules.yaml:908:7\n2967 rules/marlborough/rules.yaml:909:11\n2968 rules/marlborough/rules.yaml:910:11\n2969 rules/marlborough/rules.yaml:911:15\n2975 rules/marlborough/rules.yaml:912:15\n2977 rules/marlborough/rules.yaml:913:15\n2978 rules/marlborough/rules.yaml:914:15\n2980 rules/marlborough/rules.yaml:915:15\n2981 rules/marlborough/rules.yaml:916:11\n2983 rules/marlborough/rules.yaml:917:7\n2984 rules/marlborough/rules.yaml:918:7\n2986 rules/marlborough/rules.yaml:919:7\n2989 rules/marlborough/rules.yaml:920:11\n2990 rules/marlborough/rules.yaml:921:7\n2992 rules/marlborough/rules.yaml:922:7\n2993 rules/marlborough/rules.yaml:923:7\n3011 rules/marlborough/rules.yaml:924:11\n3020 rules/marlborough/rules.yaml:925:15\n3022 rules/marlborough/rules.yaml:926:15\n3024 rules/marlborough/rules.yaml:927:15\n3028 rules/marlborough/flow.yaml:110:7\n3029 rules/marlborough/flow.yaml:111:11\n3030 rules/marlborough/flow.yaml:112:7\n3036 rules/marlborough/rules.yaml:2064:7\n3037 rules/marlborough/rules.yaml:2065:11\n3039 rules/marlborough/rules.yaml:2067:11\n3041 rules/marlborough/rules.yaml:2069:11\n3042 rules/marlborough/rules.yaml:2070:11\n3045 rules/marlborough/rules.yaml:2071:11\n3050 rules/marlborough/rules.yaml:1293:7\n3056 rules/marlborough/rules.yaml:1294:11\n3057 rules/marlborough/rules.yaml:1295:15\n3058 rules/marlborough/rules.yaml:1296:15\n3071 rules/marlborough/rules.yaml:1297:15\n3072 rules/marlborough/rules.yaml:1298:15\n3083 rules/marlborough/rules.yaml:1299:15\n3084 rules/marlborough/rules.yaml:1300:19\n3085 rules/marlborough/rules.yaml:1301:19\n3091 rules/marlborough/rules.yaml:856:7\n3092 rules/marlborough/rules.yaml:857:7\n3097 rules/marlborough/rules.yaml:858:11\n3098 rules/marlborough/rules.yaml:859:11\n3101 rules/marlborough/rules.yaml:860:11\n3102 rules/marlborough/rules.yaml:861:7\n3103 rules/marlborough/rules.yaml:862:7\n3108 rules/marlborough/rules.yaml:2231:7\n3109 rules/marlborough/rules.yaml:2232:7\n3110 rules/marlborough/rules.yaml:2233:11\n3116 rules/marlborough/rules.yaml:2234:11\n3117 rules/marlborough/rules.yaml:2235:11\n3118 rules/marlborough/rules.yaml:2236:11\n3129 rules/marlborough/rules.yaml:2237:11\n3140 rules/marlborough/rules.yaml:2238:11\n3142 rules/marlborough/rules.yaml:2239:11\n3143 rules/marlborough/rules.yaml:2240:15\n3145 rules/marlborough/rules.yaml:2242:15\n3149 rules/marlborough/rules.yaml:1731:7\n3150 rules/marlborough/rules.yaml:1732:7\n3155 rules/marlborough/rules.yaml:1733:11\n3159 rules/marlborough/rules.yaml:1967:7\n3160 rules/marlborough/rules.yaml:1968:11\n3164 rules/marlborough/flow.yaml:16:7\n3165 rules/marlborough/flow.yaml:17:11\n3166 rules/marlborough/flow.yaml:18:15\n3169 rules/marlborough/flow.yaml:19:19\n3170 rules/marlborough/flow.yaml:20:19\n3176 rules/marlborough/rules.yaml:895:7\n3177 rules/marlborough/rules.yaml:896:11\n3180 rules/marlborough/rules.yaml:898:11\n3182 rules/marlborough/rules.yaml:899:7\n3184 rules/marlborough/rules.yaml:900:7\n3185 rules/marlborough/rules.yaml:901:11\n3190 rules/marlborough/rules.yaml:869:7\n3191 rules/marlborough/rules.yaml:870:7\n3197 rules/marlborough/rules.yaml:2081:7\n3198 rules/marlborough/rules.yaml:2082:7\n3201 rules/marlborough/rules.yaml:2083:7\n3206 rules/marlborough/flow.yaml:94:7\n3211 rules/marlborough/flow.yaml:95:7\n3216 rules/marlborough/flow.yaml:96:7\n3218 rules/marlborough/flow.yaml:97:7\n3219 rules/marlborough/flow.yaml:98:11\n3221 rules/marlborough/flow.yaml:100:11\n3225 rules/marlborough/flow.yaml:73:7\n3226 rules/marlborough/flow.yaml:74:11\n3227 rules/marlborough/flow.yaml:75:15\n3232 rules/marlborough/flow.yaml:25:7\n3233 rules/marlborough/flow.yaml:26:11\n3238 rules/marlborough/flow.yaml:27:11\n3241 rules/marlborough/flow.yaml:29:11\n3242 rules/marlborough/flow.yaml:30:11\n3243 rules/marlborough/flow.yaml:31:15\n3244 rules/marlborough/flow.yaml:32:11\n3245 rules/marlborough/flow.yaml:33:15\n3246 rules/marlborough/flow.yaml:34:15\n3247 rules/marlborough/flow.yaml:35:15\n3252 rules/marlborough/flow.yaml:36:19\n3253 rules/marlborough/flow.yaml:37:19\n3254 rules/marlborough/flow.yaml:38:19\n3256 rules/marlborough/flow.yaml:39:15\n3257 rules/marlborough/flow.yaml:40:11\n3260 rules/marlborough/flow.yaml:41:11\n3266 rules/marlborough/rules.yaml:877:7\n3267 rules/marlborough/rules.yaml:878:11\n3269 rules/marlborough/rules.yaml:879:11\n3271 rules/marlborough/rules.yaml:880:7\n3272 rules/marlborough/rules.yaml:881:7\n3273 rules/marlborough/rules.yaml:882:7\n3274 rules/marlborough/rules.yaml:883:7\n3275 rules/marlborough/rules.yaml:884:11\n3279 rules/marlborough/rules.yaml:886:11\n3287 rules/marlborough/rules.yaml:888:11\n3299 rules/marlborough/rules.yaml:2473:7\n3302 rules/marlborough/rules.yaml:2474:7\n3303 rules/marlborough/rules.yaml:2475:11\n3305 rules/marlborough/rules.yaml:2477:11\n3306 rules/marlborough/rules.yaml:2478:7\n3313 rules/marlborough/rules.yaml:2493:7\n3316 rules/marlborough/rules.yaml:2494:7\n3317 rules/marlborough/rules.yaml:2495:7\n3322 rules/marlborough/rules.yaml:2512:7\n3325 rules/marlborough/rules.yaml:2513:7\n3326 rules/marlborough/rules.yaml:2514:7\n3329 rules/marlborough/rules.yaml:2515:7\n3702 rules/marlborough/rules.yaml:1018:7\n3703 rules/marlborough/rules.yaml:1019:7\n3711 rules/marlborough/rules.yaml:1020:11\n3712 rules/marlborough/rules.yaml:1021:7\n3755 rules/marlborough/rules.yaml:1022:7\n3756 rules/marlborough/rules.yaml:1023:11\n3757 rules/marlborough/rules.yaml:1024:7\n3758 rules/marlborough/rules.yaml:1025:7\n3764 rules/marlborough/rules.yaml:1026:7\n3765 rules/marlborough/rules.yaml:1027:11\n3767 rules/marlborough/rules.yaml:1028:11\n3771 rules/marlborough/rules.yaml:1029:15\n3772 rules/marlborough/rules.yaml:1030:7\n3773 rules/marlborough/rules.yaml:1031:11\n3774 rules/marlborough/rules.yaml:1033:7\n3792 rules/marlborough/rules.yaml:1034:11\n3798 rules/marlborough/rules.yaml:1035:15\n3803 rules/marlborough/rules.yaml:1125:7\n3809 rules/marlborough/rules.yaml:1126:7\n3815 rules/marlborough/rules.yaml:1127:7\n3816 rules/marlborough/rules.yaml:1128:11\n3818 rules/marlborough/rules.yaml:1129:7\n3819 rules/marlborough/rules.yaml:1130:11\n3821 rules/marlborough/rules.yaml:1131:7\n3822 rules/marlborough/rules.yaml:1132:7\n3823 rules/marlborough/rules.yaml:1134:7\n3824 rules/marlborough/rules.yaml:1135:11\n3830 rules/marlborough/rules.yaml:1136:11\n3840 rules/marlborough/rules.yaml:1139:11\n3841 rules/marlborough/rules.yaml:1141:11\n3842 rules/marlborough/rules.yaml:1143:19\n3845 rules/marlborough/rules.yaml:1146:23\n3847 rules/marlborough/rules.yaml:1149:19\n3852 rules/marlborough/rules.yaml:1151:19\n3858 rules/marlborough/rules.yaml:1155:11\n3859 rules/marlborough/rules.yaml:1156:11\n3862 rules/marlborough/rules.yaml:1157:11\n3867 rules/marlborough/rules.yaml:1158:11\n3868 rules/marlborough/rules.yaml:1159:11\n3869 rules/marlborough/rules.yaml:1160:15\n3875 rules/marlborough/rules.yaml:1163:15\n3876 rules/marlborough/rules.yaml:1164:15\n3878 rules/marlborough/rules.yaml:1166:15\n3879 rules/marlborough/rules.yaml:1168:15\n3880 rules/marlborough/rules.yaml:1169:15\n3881 rules/marlborough/rules.yaml:1170:15\n3883 rules/marlborough/rules.yaml:1172:15\n3884 rules/marlborough/rules.yaml:1174:15\n3885 rules/marlborough/rules.yaml:1175:15\n3886 rules/marlborough/rules.yaml:1176:15\n3887 rules/marlborough/rules.yaml:1177:11\n3888 rules/marlborough/rules.yaml:1178:11\n3889 rules/marlborough/rules.yaml:1179:11\n3890 rules/marlborough/rules.yaml:1181:11\n3891 rules/marlborough/rules.yaml:1182:11\n3892 rules/marlborough/rules.yaml:1183:11\n3893 rules/marlborough/rules.yaml:1185:19\n3894 rules/marlborough/rules.yaml:1186:19\n3903 rules/marlborough/rules.yaml:1187:23\n3904 rules/marlborough/rules.yaml:1188:23\n3906 rules/marlborough/rules.yaml:1190:19\n3907 rules/marlborough/rules.yaml:1191:23\n3909 rules/marlborough/rules.yaml:1193:23\n3913 rules/marlborough/rules.yaml:1197:19\n3914 rules/marlborough/rules.yaml:1198:19\n3915 rules/marlborough/rules.yaml:1199:19\n3916 rules/marlborough/rules.yaml:1200:23\n3920 rules/marlborough/rules.yaml:1204:19\n3921 rules/marlborough/rules.yaml:1205:19\n3922 rules/marlborough/rules.yaml:1206:19\n3939 rules/marlborough/rules.yaml:1207:23\n3941 rules/marlborough/rules.yaml:1209:19\n3948 rules/marlborough/rules.yaml:2458:3\n3949 rules/marlborough/rules.yaml:2458:3\n3951 rules/marlborough/rules.yaml:2458:3\n3952 rules/marlborough/rules.yaml:2458:3\n3953 rules/marlborough/rules.yaml:2458:3\n3954 rules/marlborough/rules.yaml:2458:3\n3955 rules/marlborough/rules.yaml:2458:3\n3956 rules/marlborough/rules.yaml:2458:3\n3963 rules/marlborough/rules.yaml:2458:3\n3964 rules/marlborough/rules.yaml:2458:3\n3965 rules/marlborough/rules.yaml:2458:3\n3966 rules/marlborough/rules.yaml:2458:3\n3980 rules/marlborough/rules.yaml:2458:3\n3981 rules/marlborough/rules.yaml:2458:3\n3983 rules/marlborough/rules.yaml:2458:3\n3984 rules/marlborough/rules.yaml:2458:3\n3985 rules/marlborough/rules.yaml:2458:3\n3987 rules/marlborough/rules.yaml:2458:3\n3988 rules/marlborough/rules.yaml:2458:3\n3991 rules/marlborough/rules.yaml:2458:3\n4006 rules/marlborough/rules.yaml:1220:7\n4012 rules/marlborough/rules.yaml:1221:7\n4013 rules/marlborough/rules.yaml:1222:7\n4019 rules/marlborough/rules.yaml:1223:7\n4020 rules/marlborough/rules.yaml:1224:7\n4024 rules/marlborough/rules.yaml:1225:7\n4028 rules/marlborough/rules.yaml:1226:7\n4029 rules/marlborough/rules.yaml:1227:11\n4030 rules/marlborough/rules.yaml:1228:7\n4031 rules/marlborough/rules.yaml:1229:7\n4032 rules/marlborough/rules.yaml:1230:7\n4037 rules/marlborough/rules.yaml:1231:7\n4042 rules/marlborough/rules.yaml:1232:7\n4043 rules/marlborough/rules.yaml:1233:7\n4044 rules/marlborough/rules.yaml:1234:7\n4045 rules/marlborough/rules.yaml:1235:7\n4046 rules/marlborough/rules.yaml:1236:7\n4047 rules/marlborough/rules.yaml:1237:7\n4048 rules/marlborough/rules.yaml:1238:7\n4049 rules/marlborough/rules.yaml:1239:7\n4050 rules/marlborough/rules.yaml:1240:7\n4051 rules/marlborough/rules.yaml:1241:7\n4052 rules/marlborough/rules.yaml:1242:7\n4069 rules/marlborough/rules.yaml:1243:7\n4070 rules/marlborough/rules.yaml:1244:7\n4071 rules/marlborough/rules.yaml:1245:11\n4098 rules/marlborough/rules.yaml:1246:7\n4099 rules/marlborough/rules.yaml:1247:7\n4100 rules/marlborough/rules.yaml:1249:15\n4101 rules/marlborough/rules.yaml:1250:19\n4102 rules/marlborough/rules.yaml:1251:15\n4103 rules/marlborough/rules.yaml:1252:15\n4104 rules/marlborough/rules.yaml:1253:15\n4105 rules/marlborough/rules.yaml:1254:19\n4107 rules/marlborough/rules.yaml:1256:15\n4108 rules/marlborough/rules.yaml:1257:15\n4109 rules/marlborough/rules.yaml:1258:15\n4110 rules/marlborough/rules.yaml:1259:15\n4111 rules/marlborough/rules.yaml:1260:15\n4112 rules/marlborough/rules.yaml:1261:19\n4114 rules/marlborough/rules.yaml:1263:15\n4115 rules/marlborough/rules.yaml:1264:15\n4116 rules/marlborough/rules.yaml:1265:15\n4117 rules/marlborough/rules.yaml:1266:15\n4129 rules/marlborough/rules.yaml:1267:19\n4131 rules/marlborough/rules.yaml:1269:15\n4132 rules/marlborough/rules.yaml:1270:15\n4133 rules/marlborough/rules.yaml:1271:15\n4139 rules/marlborough/rules.yaml:1272:19\n4140 rules/marlborough/rules.yaml:1273:19\n4141 rules/marlborough/rules.yaml:1274:15\n4142 rules/marlborough/rules.yaml:1275:15\n4143 rules/marlborough/rules.yaml:1276:15\n4144 rules/marlborough/rules.yaml:1277:19\n4146 rules/marlborough/rules.yaml:1279:15\n4147 rules/marlborough/rules.yaml:1280:19\n4148 rules/marlborough/rules.yaml:1281:15\n4149 rules/marlborough/rules.yaml:1282:15\n4150 rules/marlborough/rules.yaml:1283:15\n4151 rules/marlborough/rules.yaml:1284:15\n4152 rules/marlborough/rules.yaml:1285:15\n4153 rules/marlborough/rules.yaml:1286:19\n4158 rules/marlborough/rules.yaml:1911:7\n4164 rules/marlborough/rules.yaml:1912:7\n4165 rules/marlborough/rules.yaml:1913:7\n4175 rules/marlborough/rules.yaml:1914:7\n4176 rules/marlborough/rules.yaml:1915:11\n4179 rules/marlborough/rules.yaml:1917:7\n4183 rules/marlborough/rules.yaml:1740:7\n4188 rules/marlborough/rules.yaml:1741:11\n4189 rules/marlborough/rules.yaml:1742:11\n4201 rules/marlborough/rules.yaml:1743:15\n4208 rules/marlborough/rules.yaml:1744:15\n4243 rules/marlborough/rules.yaml:1745:15\n4244 rules/marlborough/rules.yaml:1747:19\n4246 rules/marlborough/rules.yaml:1749:19\n4247 rules/marlborough/rules.yaml:1750:19\n4248 rules/marlborough/rules.yaml:1751:23\n4249 rules/marlborough/rules.yaml:1752:19\n4251 rules/marlborough/rules.yaml:1753:19\n4256 rules/marlborough/rules.yaml:1885:7\n4262 rules/marlborough/rules.yaml:1886:7\n4263 rules/marlborough/rules.yaml:1887:7\n4264 rules/marlborough/rules.yaml:1888:7\n4270 rules/marlborough/rules.yaml:1891:7\n4274 rules/marlborough/rules.yaml:1892:7\n4278 rules/marlborough/rules.yaml:1893:7\n4279 rules/marlborough/rules.yaml:1894:11\n4282 rules/marlborough/rules.yaml:1895:7\n4283 rules/marlborough/rules.yaml:1896:11\n4286 rules/marlborough/rules.yaml:1897:7\n4287 rules/marlborough/rules.yaml:1898:7\n4288 rules/marlborough/rules.yaml:1899:7\n4289 rules/marlborough/rules.yaml:1901:7\n4290 rules/marlborough/rules.yaml:1902:7\n4294 rules/marlborough/rules.yaml:1953:7\n4295 rules/marlborough/rules.yaml:1954:7\n4296 rules/marlborough/rules.yaml:1955:7\n4297 rules/marlborough/rules.yaml:1956:11\n4298 rules/marlborough/rules.yaml:1957:7\n4304 rules/marlborough/rules.yaml:1958:7\n4305 rules/marlborough/rules.yaml:1959:7\n4314 rules/marlborough/rules.yaml:1843:7\n4320 rules/marlborough/rules.yaml:1844:7\n4323 rules/marlborough/rules.yaml:1847:11\n4325 rules/marlborough/rules.yaml:1849:11\n4326 rules/marlborough/rules.yaml:1850:11\n4327 rules/marlborough/rules.yaml:1851:11\n4328 rules/marlborough/rules.yaml:1852:15\n4332 rules/marlborough/rules.yaml:1855:15\n4334 rules/marlborough/rules.yaml:1858:11\n4339 rules/marlborough/rules.yaml:1859:11\n4340 rules/marlborough/rules.yaml:1861:19\n4342 rules/marlborough/rules.yaml:1864:19\n4344 rules/marlborough/rules.yaml:1866:19\n4345 rules/marlborough/rules.yaml:1867:23\n4347 rules/marlborough/rules.yaml:1870:23\n4349 rules/marlborough/rules.yaml:1873:19\n4354 rules/marlborough/rules.yaml:1926:7\n4355 rules/marlborough/rules.yaml:1927:7\n4360 rules/marlborough/rules.yaml:1928:11\n4361 rules/marlborough/rules.yaml:1929:11\n4382 rules/marlborough/rules.yaml:1930:11\n4383 rules/marlborough/rules.yaml:1931:11\n4384 rules/marlborough/rules.yaml:1932:15\n4395 rules/marlborough/rules.yaml:1933:15\n4396 rules/marlborough/rules.yaml:1934:19\n4398 rules/marlborough/rules.yaml:1936:19\n4399 rules/marlborough/rules.yaml:1937:19\n4400 rules/marlborough/rules.yaml:1938:23\n4401 rules/marlborough/rules.yaml:1939:19\n4402 rules/marlborough/rules.yaml:1940:23\n4404 rules/marlborough/rules.yaml:1942:23\n4410 rules/marlborough/rules.yaml:1803:7\n4417 rules/marlborough/rules.yaml:1804:7\n4423 rules/marlborough/rules.yaml:1805:7\n4424 rules/marlborough/rules.yaml:1807:11\n4426 rules/marlborough/rules.yaml:1809:11\n4429 rules/marlborough/rules.yaml:1810:11\n4434 rules/marlborough/rules.yaml:1811:11\n4435 rules/marlborough/rules.yaml:1812:11\n4436 rules/marlborough/rules.yaml:1813:15\n4438 rules/marlborough/rules.yaml:1815:15\n4439 rules/marlborough/rules.yaml:1816:11\n4445 rules/marlborough/rules.yaml:835:7\n4446 rules/marlborough/rules.yaml:836:7\n4447 rules/marlborough/rules.yaml:837:11\n4448 rules/marlborough/rules.yaml:838:11\n4449 rules/marlborough/rules.yaml:839:15\n4452 rules/marlborough/rules.yaml:840:11\n4453 rules/marlborough/rules.yaml:842:7\n4454 rules/marlborough/rules.yaml:843:7\n4461 rules/marlborough/rules.yaml:844:11\n4462 rules/marlborough/rules.yaml:845:15\n4464 rules/marlborough/rules.yaml:847:15\n4465 rules/marlborough/rules.yaml:848:15\n4469 rules/marlborough/rules.yaml:849:11\n4474 rules/marlborough/rules.yaml:2424:7\n4475 rules/marlborough/rules.yaml:2425:7\n4480 rules/marlborough/rules.yaml:2426:11\n4492 rules/marlborough/rules.yaml:2427:11\n4510 rules/marlborough/rules.yaml:2428:11\n4511 rules/marlborough/rules.yaml:2429:15\n4513 rules/marlborough/rules.yaml:2431:15\n4514 rules/marlborough/rules.yaml:2432:15\n4515 rules/marlborough/rules.yaml:2433:19\n4517 rules/marlborough/rules.yaml:2435:19\n4520 rules/marlborough/rules.yaml:2436:19\n4521 rules/marlborough/rules.yaml:2437:19\n4522 rules/marlborough/rules.yaml:2439:19\n4523 rules/marlborough/rules.yaml:2440:23\n4524 rules/marlborough/rules.yaml:2441:7\n4529 rules/marlborough/rules.yaml:1825:7\n4535 rules/marlborough/rules.yaml:1826:7\n4536 rules/marlborough/rules.yaml:1827:7\n4537 rules/marlborough/rules.yaml:1829:15\n4538 rules/marlborough/rules.yaml:1830:19\n4541 rules/marlborough/rules.yaml:1831:23\n4544 rules/marlborough/rules.yaml:1833:15\n4547 rules/marlborough/rules.yaml:1835:15\n4554 rules/marlborough/rules.yaml:1055:7\n4555 rules/marlborough/rules.yaml:1056:11\n4556 rules/marlborough/rules.yaml:1057:7\n4557 rules/marlborough/rules.yaml:1058:7\n4558 rules/marlborough/rules.yaml:1061:15\n4559 rules/marlborough/rules.yaml:1062:15\n4560 rules/marlborough/rules.yaml:1063:15\n4562 rules/marlborough/rules.yaml:1066:15\n4563 rules/marlborough/rules.yaml:1067:15\n4564 rules/marlborough/rules.yaml:1068:15\n4566 rules/marlborough/rules.yaml:1070:15\n4570 rules/marlborough/rules.yaml:1567:7\n4575 rules/marlborough/rules.yaml:1568:11\n4580 rules/marlborough/rules.yaml:1569:11\n4588 rules/marlborough/rules.yaml:1571:15\n4592 rules/marlborough/rules.yaml:1081:7\n4598 rules/marlborough/rules.yaml:1082:7\n4603 rules/marlborough/rules.yaml:1083:7\n4604 rules/marlborough/rules.yaml:1084:11\n4605 rules/marlborough/rules.yaml:1085:15\n4606 rules/marlborough/rules.yaml:1086:7\n4607 rules/marlborough/rules.yaml:1087:7\n4608 rules/marlborough/rules.yaml:1088:7\n4609 rules/marlborough/rules.yaml:1089:11\n4610 rules/marlborough/rules.yaml:1090:11\n4611 rules/marlborough/rules.yaml:1091:11\n4623 rules/marlborough/rules.yaml:1092:11\n4632 rules/marlborough/rules.yaml:1093:11\n4633 rules/marlborough/rules.yaml:1094:15\n4634 rules/marlborough/rules.yaml:1095:19\n4636 rules/marlborough/rules.yaml:1097:15\n4637 rules/marlborough/rules.yaml:1098:15\n4638 rules/marlborough/rules.yaml:1099:19\n4640 rules/marlborough/rules.yaml:1101:7\n4641 rules/marlborough/rules.yaml:1102:7\n4645 rules/marlborough/rules.yaml:2284:7\n4646 rules/marlborough/rules.yaml:2285:7\n4651 rules/marlborough/rules.yaml:2286:7\n4654 rules/marlborough/rules.yaml:2287:7\n4672 rules/marlborough/rules.yaml:2288:7\n4673 rules/marlborough/rules.yaml:2289:11\n4674 rules/marlborough/rules.yaml:2290:7\n4675 rules/marlborough/rules.yaml:2291:7\n4676 rules/marlborough/rules.yaml:2292:11\n4677 rules/marlborough/rules.yaml:2293:7\n4678 rules/marlborough/rules.yaml:2294:11\n4683 rules/marlborough/rules.yaml:2295:11\n4684 rules/marlborough/rules.yaml:2296:11\n4685 rules/marlborough/rules.yaml:2297:11\n4686 rules/marlborough/rules.yaml:2298:15\n4687 rules/marlborough/rules.yaml:2299:19\n4689 rules/marlborough/rules.yaml:2301:15\n4690 rules/marlborough/rules.yaml:2302:15\n4691 rules/marlborough/rules.yaml:2303:19\n4693 rules/marlborough/rules.yaml:2305:19\n4694 rules/marlborough/rules.yaml:2306:19\n4695 rules/marlborough/rules.yaml:2307:7\n4696 rules/marlborough/rules.yaml:2308:11\n4697 rules/marlborough/rules.yaml:2309:11\n4698 rules/marlborough/rules.yaml:2311:11\n4699 rules/marlborough/rules.yaml:2312:11\n4703 rules/marlborough/rules.yaml:2313:11\n4706 rules/marlborough/rules.yaml:2314:11\n4707 rules/marlborough/rules.yaml:2315:15\n4708 rules/marlborough/rules.yaml:2316:19\n4717 rules/marlborough/rules.yaml:2317:19\n4718 rules/marlborough/rules.yaml:2318:23\n4719 rules/marlborough/rules.yaml:2320:23\n4720 rules/marlborough/rules.yaml:2321:7\n4721 rules/marlborough/rules.yaml:2322:11\n4725 rules/marlborough/rules.yaml:1501:7\n4731 rules/marlborough/rules.yaml:1502:7\n4740 rules/marlborough/rules.yaml:1503:7\n4741 rules/marlborough/rules.yaml:1504:11\n4752 rules/marlborough/rules.yaml:1505:15\n4753 rules/marlborough/rules.yaml:1506:15\n4754 rules/marlborough/rules.yaml:1507:19\n4755 rules/marlborough/rules.yaml:1508:19\n4756 rules/marlborough/rules.yaml:1510:23\n4771 rules/marlborough/rules.yaml:1511:23\n4772 rules/marlborough/rules.yaml:1512:27\n4774 rules/marlborough/rules.yaml:1513:23\n4775 rules/marlborough/rules.yaml:1514:23\n4776 rules/marlborough/rules.yaml:1515:27\n4777 rules/marlborough/rules.yaml:1516:31\n4785 rules/marlborough/rules.yaml:2479:3\n4786 rules/marlborough/rules.yaml:2479:3\n4788 rules/marlborough/rules.yaml:2479:3\n4789 rules/marlborough/rules.yaml:2479:3\n4790 rules/marlborough/rules.yaml:2479:3\n4791 rules/marlborough/rules.yaml:2479:3\n4792 rules/marlborough/rules.yaml:2479:3\n4793 rules/marlborough/rules.yaml:2479:3\n4800 rules/marlborough/rules.yaml:2479:3\n4801 rules/marlborough/rules.yaml:2479:3\n4802 rules/marlborough/rules.yaml:2479:3\n4803 rules/marlborough/rules.yaml:2479:3\n4808 rules/marlborough/rules.yaml:2479:3\n4809 rules/marlborough/rules.yaml:2479:3\n4811 rules/marlborough/rules.yaml:2479:3\n4812 rules/marlborough/rules.yaml:2479:3\n4813 rules/marlborough/rules.yaml:2479:3\n4815 rules/marlborough/rules.yaml:2479:3\n4816 rules/marlborough/rules.yaml:2479:3\n4817 rules/marlborough/rules.yaml:2479:3\n4822 rules/marlborough/rules.yaml:2130:7\n4827 rules/marlborough/rules.yaml:2131:7\n4828 rules/marlborough/rules.yaml:2132:11\n4829 rules/marlborough/rules.yaml:2133:11\n4830 rules/marlborough/rules.yaml:2134:15\n4832 rules/marlborough/rules.yaml:2137:15\n4838 rules/marlborough/rules.yaml:1109:7\n4839 rules/marlborough/rules.yaml:1110:7\n4840 rules/marlborough/rules.yaml:1111:11\n4841 rules/marlborough/rules.yaml:1112:11\n4843 rules/marlborough/rules.yaml:1114:11\n4896 rules/marlborough/rules.yaml:1718:7\n4897 rules/marlborough/rules.yaml:1719:7\n4898 rules/marlborough/rules.yaml:1720:7\n4899 rules/marlborough/rules.yaml:1721:11\n4903 rules/marlborough/rules.yaml:1774:7\n4904 rules/marlborough/rules.yaml:1775:7\n4905 rules/marlborough/rules.yaml:1777:7\n4910 rules/marlborough/rules.yaml:1585:7\n4916 rules/marlborough/rules.yaml:1586:11\n4917 rules/marlborough/rules.yaml:1587:11\n4918 rules/marlborough/rules.yaml:1588:11\n4921 rules/marlborough/rules.yaml:1591:15\n4922 rules/marlborough/rules.yaml:1592:15\n4924 rules/marlborough/rules.yaml:1594:7\n4925 rules/marlborough/rules.yaml:1595:7\n4926 rules/marlborough/rules.yaml:1596:7\n4931 rules/marlborough/rules.yaml:1597:7\n4932 rules/marlborough/rules.yaml:1598:11\n4933 rules/marlborough/rules.yaml:1599:11\n4934 rules/marlborough/rules.yaml:1600:15\n4937 rules/marlborough/rules.yaml:1601:15\n4938 rules/marlborough/rules.yaml:1602:15\n4939 rules/marlborough/rules.yaml:1604:7\n4940 rules/marlborough/rules.yaml:1605:7\n4945 rules/marlborough/rules.yaml:1606:11\n4951 rules/marlborough/rules.yaml:1607:11\n4987 rules/marlborough/rules.yaml:1608:11\n4988 rules/marlborough/rules.yaml:1609:15\n4990 rules/marlborough/rules.yaml:1611:15\n4991 rules/marlborough/rules.yaml:1612:15\n4992 rules/marlborough/rules.yaml:1613:19\n4994 rules/marlborough/rules.yaml:1615:19\n4997 rules/marlborough/rules.yaml:1616:19\n4998 rules/marlborough/rules.yaml:1618:7\n4999 rules/marlborough/rules.yaml:1619:7\n5004 rules/marlborough/rules.yaml:1620:11\n5028 rules/marlborough/rules.yaml:1621:11\n5029 rules/marlborough/rules.yaml:1622:15\n5031 rules/marlborough/rules.yaml:1624:15\n5032 rules/marlborough/rules.yaml:1625:15\n5033 rules/marlborough/rules.yaml:1626:19\n5035 rules/marlborough/rules.yaml:1628:19\n5040 rules/marlborough/rules.yaml:1629:19\n5043 rules/marlborough/rules.yaml:1630:19\n5044 rules/marlborough/rules.yaml:1631:19\n5048 rules/marlborough/rules.yaml:1632:23\n5051 rules/marlborough/rules.yaml:1635:23\n5052 rules/marlborough/rules.yaml:1636:23\n5057 rules/marlborough/rules.yaml:1528:7\n5072 rules/marlborough/rules.yaml:1529:7\n5081 rules/marlborough/rules.yaml:1530:11\n5082 rules/marlborough/rules.yaml:1531:7\n5083 rules/marlborough/rules.yaml:1532:7\n5104 rules/marlborough/rules.yaml:1533:7\n5105 rules/marlborough/rules.yaml:1535:11\n5106 rules/marlborough/rules.yaml:1536:15\n5107 rules/marlborough/rules.yaml:1537:11\n5108 rules/marlborough/rules.yaml:1538:7\n5109 rules/marlborough/rules.yaml:1539:7\n5110 rules/marlborough/rules.yaml:1540:11\n5115 rules/marlborough/rules.yaml:2517:1\n5116 rules/marlborough/rules.yaml:2517:1\n5117 rules/marlborough/rules.yaml:2517:1\n5122 rules/marlborough/rules.yaml:2517:1\n5123 rules/marlborough/rules.yaml:2517:1\n5124 rules/marlborough/rules.yaml:2517:1\n5125 rules/marlborough/rules.yaml:2517:1\n5128 rules/marlborough/rules.yaml:2517:1\n5129 rules/marlborough/rules.yaml:2517:1\n5131 rules/marlborough/rules.yaml:2517:1\n5132 rules/marlborough/rules.yaml:2517:1\n5133 rules/marlborough/rules.yaml:2517:1\n5134 rules/marlborough/rules.yaml:2517:1\n5135 rules/marlborough/rules.yaml:2517:1\n5136 rules/marlborough/rules.yaml:2517:1\n5137 rules/marlborough/rules.yaml:2517:1\n5138 rules/marlborough/rules.yaml:2517:1\n5139 rules/marlborough/rules.yaml:2517:1\n5140 rules/marlborough/rules.yaml:2517:1\n5141 rules/marlborough/rules.yaml:2517:1\n5145 rules/marlborough/rules.yaml:1784:7\n5150 rules/marlborough/rules.yaml:1785:7\n5170 rules/marlborough/rules.yaml:1786:7\n5171 rules/marlborough/rules.yaml:1787:11\n5172 rules/marlborough/rules.yaml:1788:11\n5178 rules/marlborough/rules.yaml:1789:15\n5179 rules/marlborough/rules.yaml:1790:7\n5191 rules/marlborough/rules.yaml:1791:11\n5207 rules/marlborough/rules.yaml:1792:7\n5213 rules/marlborough/rules.yaml:1793:11\n5226 rules/marlborough/rules.yaml:2115:7\n5238 rules/marlborough/rules.yaml:2116:7\n5239 rules/marlborough/rules.yaml:2118:11\n5240 rules/marlborough/rules.yaml:2119:7\n5241 rules/marlborough/rules.yaml:2120:7\n5242 rules/marlborough/rules.yaml:2121:7\n5247 rules/marlborough/rules.yaml:1408:7\n5248 rules/marlborough/rules.yaml:1409:11\n5249 rules/marlborough/rules.yaml:1410:7\n5255 rules/marlborough/rules.yaml:1411:7\n5256 rules/marlborough/rules.yaml:1412:7\n5261 rules/marlborough/rules.yaml:1413:11\n5262 rules/marlborough/rules.yaml:1414:15\n5264 rules/marlborough/rules.yaml:1416:15\n5265 rules/marlborough/rules.yaml:1417:11\n5266 rules/marlborough/rules.yaml:1418:15\n5267 rules/marlborough/rules.yaml:1419:11\n5268 rules/marlborough/rules.yaml:1420:15\n5270 rules/marlborough/rules.yaml:1422:15\n5271 rules/marlborough/rules.yaml:1423:11\n5280 rules/marlborough/rules.yaml:2452:7\n5282 rules/marlborough/rules.yaml:2453:7\n5283 rules/marlborough/rules.yaml:2454:7\n5290 rules/marlborough/rules.yaml:2168:7\n5291 rules/marlborough/rules.yaml:2169:7\n5292 rules/marlborough/rules.yaml:2170:11\n5293 rules/marlborough/rules.yaml:2171:7\n5299 rules/marlborough/rules.yaml:2172:7\n5305 rules/marlborough/rules.yaml:2173:7\n5306 rules/marlborough/rules.yaml:2174:7\n5310 rules/marlborough/rules.yaml:2175:11\n5311 rules/marlborough/rules.yaml:2176:7\n5312 rules/marlborough/rules.yaml:2177:7\n5313 rules/marlborough/rules.yaml:2178:11\n5314 rules/marlborough/rules.yaml:2179:7\n5320 rules/marlborough/rules.yaml:2180:7\n5321 rules/marlborough/rules.yaml:2181:7\n5322 rules/marlborough/rules.yaml:2183:7\n5323 rules/marlborough/rules.yaml:2185:15\n5325 rules/marlborough/rules.yaml:2187:15\n5327 rules/marlborough/rules.yaml:2189:15\n5329 rules/marlborough/rules.yaml:2191:15\n5330 rules/marlborough/rules.yaml:2192:15\n5332 rules/marlborough/rules.yaml:2194:15\n5333 rules/marlborough/rules.yaml:2195:15\n5334 rules/marlborough/rules.yaml:2196:15\n5335 rules/marlborough/rules.yaml:2197:19\n5336 rules/marlborough/rules.yaml:2198:19\n5337 rules/marlborough/rules.yaml:2199:15\n5341 rules/marlborough/rules.yaml:2147:7\n5347 rules/marlborough/rules.yaml:2148:7\n5348 rules/marlborough/rules.yaml:2149:7\n5349 rules/marlborough/rules.yaml:2150:11\n5350 rules/marlborough/rules.yaml:2152:7\n5351 rules/marlborough/rules.yaml:2153:7\n5352 rules/marlborough/rules.yaml:2154:7\n5355 rules/marlborough/rules.yaml:2156:7\n5356 rules/marlborough/rules.yaml:2157:7\n5357 rules/marlborough/rules.yaml:2158:11\n5362 rules/marlborough/rules.yaml:2255:7\n5363 rules/marlborough/rules.yaml:2256:7\n5368 rules/marlborough/rules.yaml:2257:11\n5373 rules/marlborough/rules.yaml:2258:11\n5378 rules/marlborough/rules.yaml:2259:11\n5379 rules/marlborough/rules.yaml:2260:15\n5381 rules/marlborough/rules.yaml:2262:15\n5382 rules/marlborough/rules.yaml:2263:15\n5383 rules/marlborough/rules.yaml:2264:19\n5385 rules/marlborough/rules.yaml:2266:19\n5388 rules/marlborough/rules.yaml:2267:19\n5393 rules/marlborough/rules.yaml:1681:7\n5394 rules/marlborough/rules.yaml:1682:7\n5395 rules/marlborough/rules.yaml:1683:7\n5396 rules/marlborough/rules.yaml:1684:7\n5401 rules/marlborough/rules.yaml:1685:11\n5406 rules/marlborough/rules.yaml:1686:11\n5410 rules/marlborough/rules.yaml:1687:11\n5411 rules/marlborough/rules.yaml:1688:11\n5412 rules/marlborough/rules.yaml:1689:15\n5414 rules/marlborough/rules.yaml:1691:15\n5415 rules/marlborough/rules.yaml:1692:15\n5417 rules/marlborough/rules.yaml:1694:15\n5418 rules/marlborough/rules.yaml:1695:15\n5419 rules/marlborough/rules.yaml:1696:19\n5421 rules/marlborough/rules.yaml:1698:19\n5422 rules/marlborough/rules.yaml:1699:7\n5429 rules/marlborough/rules.yaml:2027:7\n5430 rules/marlborough/rules.yaml:2028:7\n5431 rules/marlborough/rules.yaml:2029:7\n5432 rules/marlborough/rules.yaml:2030:7\n5433 rules/marlborough/rules.yaml:2032:7\n5434 rules/marlborough/rules.yaml:2034:15\n5435 rules/marlborough/rules.yaml:2035:19\n5437 rules/marlborough/rules.yaml:2037:19\n5439 rules/marlborough/rules.yaml:2039:15\n5440 rules/marlborough/rules.yaml:2040:19\n5444 rules/marlborough/rules.yaml:2044:15\n5445 rules/marlborough/rules.yaml:2045:15\n5447 rules/marlborough/rules.yaml:2047:15\n5448 rules/marlborough/rules.yaml:2048:15\n5450 rules/marlborough/rules.yaml:2050:15\n5451 rules/marlborough/rules.yaml:2051:15\n5453 rules/marlborough/rules.yaml:2053:15\n5458 rules/marlborough/rules.yaml:2382:7\n5464 rules/marlborough/rules.yaml:2383:7\n5465 rules/marlborough/rules.yaml:2384:7\n5468 rules/marlborough/rules.yaml:2385:7\n5469 rules/marlborough/rules.yaml:2386:11\n5472 rules/marlborough/rules.yaml:2387:7\n5473 rules/marlborough/rules.yaml:2388:7\n5474 rules/marlborough/rules.yaml:2389:7\n5477 rules/marlborough/rules.yaml:2391:7\n5478 rules/marlborough/rules.yaml:2392:7\n5479 rules/marlborough/rules.yaml:2393:11\n5480 rules/marlborough/rules.yaml:2395:7\n5481 rules/marlborough/rules.yaml:2396:11\n5482 rules/marlborough/rules.yaml:2397:7\n5483 rules/marlborough/rules.yaml:2398:7\n5484 rules/marlborough/rules.yaml:2399:7\n5485 rules/marlborough/rules.yaml:2400:11\n5486 rules/marlborough/rules.yaml:2401:15\n5488 rules/marlborough/rules.yaml:2403:7\n5501 rules/marlborough/rules.yaml:2404:7\n5502 rules/marlborough/rules.yaml:2405:11\n5503 rules/marlborough/rules.yaml:2406:7\n5504 rules/marlborough/rules.yaml:2407:7\n5505 rules/marlborough/rules.yaml:2408:11\n5506 rules/marlborough/rules.yaml:2409:11\n5514 rules/marlborough/rules.yaml:2410:11\n5515 rules/marlborough/rules.yaml:2411:11\n5519 rules/marlborough/rules.yaml:2362:7\n5520 rules/marlborough/rules.yaml:2363:7\n5521 rules/marlborough/rules.yaml:2364:11\n5522 rules/marlborough/rules.yaml:2365:11\n5523 rules/marlborough/rules.yaml:2366:15\n5524 rules/marlborough/rules.yaml:2367:15\n5525 rules/marlborough/rules.yaml:2368:7\n5529 rules/marlborough/rules.yaml:2336:7\n5539 rules/marlborough/rules.yaml:2337:7\n5540 rules/marlborough/rules.yaml:2339:11\n5541 rules/marlborough/rules.yaml:2340:7\n5542 rules/marlborough/rules.yaml:2341:7\n5548 rules/marlborough/rules.yaml:2342:7\n5549 rules/marlborough/rules.yaml:2343:7\n5550 rules/marlborough/rules.yaml:2344:11\n5556 rules/marlborough/rules.yaml:2346:7\n5561 rules/marlborough/rules.yaml:2347:11\n5562 rules/marlborough/rules.yaml:2348:11\n5563 rules/marlborough/rules.yaml:2349:15\n5564 rules/marlborough/rules.yaml:2350:15\n5565 rules/marlborough/rules.yaml:2351:15\n5571 rules/marlborough/rules.yaml:2212:7\n5572 rules/marlborough/rules.yaml:2213:11\n5573 rules/marlborough/rules.yaml:2214:11\n5582 rules/marlborough/rules.yaml:2215:15\n5583 rules/marlborough/rules.yaml:2216:15\n5584 rules/marlborough/rules.yaml:2217:19\n5587 rules/marlborough/rules.yaml:2218:19\n5591 rules/marlborough/rules.yaml:976:7\n5592 rules/marlborough/rules.yaml:977:7\n5593 rules/marlborough/rules.yaml:978:11\n5594 rules/marlborough/rules.yaml:979:7\n5597 rules/marlborough/rules.yaml:981:11\n5598 rules/marlborough/rules.yaml:982:7\n5599 rules/marlborough/rules.yaml:983:11\n5600 rules/marlborough/rules.yaml:984:15\n5601 rules/marlborough/rules.yaml:985:7\n5602 rules/marlborough/rules.yaml:986:7\n5603 rules/marlborough/rules.yaml:987:7\n5604 rules/marlborough/rules.yaml:988:11\n5605 rules/marlborough/rules.yaml:989:7\n5606 rules/marlborough/rules.yaml:990:7\n5607 rules/marlborough/rules.yaml:991:7\n5608 rules/marlborough/rules.yaml:992:7\n5626 rules/marlborough/rules.yaml:993:7\n5635 rules/marlborough/rules.yaml:994:11\n5640 rules/marlborough/rules.yaml:995:7\n5641 rules/marlborough/rules.yaml:997:11\n5642 rules/marlborough/rules.yaml:998:15\n5643 rules/marlborough/rules.yaml:999:11\n5644 rules/marlborough/rules.yaml:1000:7\n5645 rules/marlborough/rules.yaml:1001:7\n5646 rules/marlborough/rules.yaml:1002:11\n5652 rules/marlborough/rules.yaml:2498:3\n5653 rules/marlborough/rules.yaml:2498:3\n5655 rules/marlborough/rules.yaml:2498:3\n5656 rules/marlborough/rules.yaml:2498:3\n5657 rules/marlborough/rules.yaml:2498:3\n5658 rules/marlborough/rules.yaml:2498:3\n5659 rules/marlborough/rules.yaml:2498:3\n5660 rules/marlborough/rules.yaml:2498:3\n5667 rules/marlborough/rules.yaml:2498:3\n5668 rules/marlborough/rules.yaml:2498:3\n5669 rules/marlborough/rules.yaml:2498:3\n5670 rules/marlborough/rules.yaml:2498:3\n5673 rules/marlborough/rules.yaml:2498:3\n5674 rules/marlborough/rules.yaml:2498:3\n5676 rules/marlborough/rules.yaml:2498:3\n5677 rules/marlborough/rules.yaml:2498:3\n5678 rules/marlborough/rules.yaml:2498:3\n5680 rules/marlborough/rules.yaml:2498:3\n5681 rules/marlborough/rules.yaml:2498:3\n5682 rules/marlborough/rules.yaml:2498:3\n5689 rules/marlborough/rules.yaml:1441:7\n5695 rules/marlborough/rules.yaml:1442:7\n5709 rules/marlborough/rules.yaml:1443:7\n5720 rules/marlborough/rules.yaml:1444:7\n5731 rules/marlborough/rules.yaml:1445:11\n5732 rules/marlborough/rules.yaml:1447:7\n5737 rules/marlborough/rules.yaml:1448:7\n5738 rules/marlborough/rules.yaml:1449:7\n5739 rules/marlborough/rules.yaml:1450:11\n5740 rules/marlborough/rules.yaml:1451:7\n5741 rules/marlborough/rules.yaml:1452:11\n5742 rules/marlborough/rules.yaml:1453:7\n5743 rules/marlborough/rules.yaml:1454:11\n5744 rules/marlborough/rules.yaml:1455:7\n5745 rules/marlborough/rules.yaml:1456:11\n5746 rules/marlborough/rules.yaml:1457:15\n5750 rules/marlborough/rules.yaml:1461:7\n5751 rules/marlborough/rules.yaml:1462:11\n5754 rules/marlborough/rules.yaml:1463:15\n5755 rules/marlborough/rules.yaml:1464:19\n5758 rules/marlborough/rules.yaml:1468:7\n5759 rules/marlborough/rules.yaml:1469:11\n5760 rules/marlborough/rules.yaml:1471:11\n5761 rules/marlborough/rules.yaml:1472:15\n5764 rules/marlborough/rules.yaml:1473:15\n5765 rules/marlborough/rules.yaml:1474:19\n5766 rules/marlborough/rules.yaml:1475:19\n5767 rules/marlborough/rules.yaml:1476:7\n5768 rules/marlborough/rules.yaml:1477:11\n5769 rules/marlborough/rules.yaml:1478:7\n5781 rules/marlborough/rules.yaml:1479:7\n5790 rules/marlborough/rules.yaml:1480:11\n5791 rules/marlborough/rules.yaml:1481:7\n5792 rules/marlborough/rules.yaml:1482:7\n5793 rules/marlborough/rules.yaml:1483:11\n5794 rules/marlborough/rules.yaml:1484:7\n5795 rules/marlborough/rules.yaml:1485:7\n5796 rules/marlborough/rules.yaml:1486:11\n5797 rules/marlborough/rules.yaml:1487:11\n5798 rules/marlborough/rules.yaml:1488:15\n5813 rules/marlborough/rules.yaml:1489:11\n5814 rules/marlborough/rules.yaml:1490:11\n5819 rules/marlborough/rules.yaml:1321:7\n5840 rules/marlborough/rules.yaml:1322:7\n5841 rules/marlborough/rules.yaml:1323:7\n5842 rules/marlborough/rules.yaml:1324:11\n5866 rules/marlborough/rules.yaml:1325:7\n5867 rules/marlborough/rules.yaml:1326:7\n5868 rules/marlborough/rules.yaml:1327:11\n5869 rules/marlborough/rules.yaml:1329:11\n5870 rules/marlborough/rules.yaml:1330:7\n5871 rules/marlborough/rules.yaml:1331:7\n5872 rules/marlborough/rules.yaml:1332:7\n5873 rules/marlborough/rules.yaml:1333:7\n5882 rules/marlborough/rules.yaml:1334:7\n5888 rules/marlborough/rules.yaml:1335:7\n5889 rules/marlborough/rules.yaml:1336:11\n5890 rules/marlborough/rules.yaml:1338:7\n5899 rules/marlborough/rules.yaml:1339:11\n5900 rules/marlborough/rules.yaml:1340:11\n5901 rules/marlborough/rules.yaml:1341:7\n5912 rules/marlborough/rules.yaml:1342:7\n5913 rules/marlborough/rules.yaml:1343:7\n5914 rules/marlborough/rules.yaml:1344:11\n5915 rules/marlborough/rules.yaml:1345:11\n5916 rules/marlborough/rules.yaml:1346:15\n5917 rules/marlborough/rules.yaml:1347:11\n5918 rules/marlborough/rules.yaml:1348:15\n5920 rules/marlborough/rules.yaml:1351:15\n5921 rules/marlborough/rules.yaml:1353:7\n5922 rules/marlborough/rules.yaml:1354:7\n5923 rules/marlborough/rules.yaml:1355:11\n5924 rules/marlborough/rules.yaml:1356:7\n5925 rules/marlborough/rules.yaml:1357:11\n5926 rules/marlborough/rules.yaml:1358:7\n5927 rules/marlborough/rules.yaml:1359:7\n5928 rules/marlborough/rules.yaml:1360:11\n5929 rules/marlborough/rules.yaml:1361:15\n5931 rules/marlborough/rules.yaml:1362:15\n5934 rules/marlborough/rules.yaml:1366:7\n5935 rules/marlborough/rules.yaml:1367:11\n5936 rules/marlborough/rules.yaml:1369:11\n5937 rules/marlborough/rules.yaml:1370:15\n5938 rules/marlborough/rules.yaml:1371:15\n5939 rules/marlborough/rules.yaml:1372:19\n5940 rules/marlborough/rules.yaml:1373:19\n5941 rules/marlborough/rules.yaml:1374:7\n5946 rules/marlborough/rules.yaml:1375:7\n5947 rules/marlborough/rules.yaml:1376:11\n5948 rules/marlborough/rules.yaml:1377:7\n5949 rules/marlborough/rules.yaml:1378:7\n5950 rules/marlborough/rules.yaml:1379:11\n5951 rules/marlborough/rules.yaml:1380:7\n5952 rules/marlborough/rules.yaml:1381:7\n5953 rules/marlborough/rules.yaml:1382:11\n5954 rules/marlborough/rules.yaml:1383:11\n5955 rules/marlborough/rules.yaml:1384:15\n5956 rules/marlborough/rules.yaml:1385:15\n5957 rules/marlborough/rules.yaml:1386:15\n5958 rules/marlborough/rules.yaml:1387:19\n5959 rules/marlborough/rules.yaml:1389:11\n5964 rules/marlborough/rules.yaml:1390:11\n5965 rules/marlborough/rules.yaml:1391:15\n5971 rules/marlborough/rules.yaml:1392:11\n5972 rules/marlborough/rules.yaml:1393:15\n5978 rules/marlborough/rules.yaml:1394:11\n5979 rules/marlborough/rules.yaml:1395:11\n5980 rules/marlborough/rules.yaml:1396:11\n5981 rules/marlborough/rules.yaml:1397:11\n5982 rules/marlborough/rules.yaml:1398:15\n5983 rules/marlborough/rules.yaml:1399:11\n5987 rules/marlborough/rules.yaml:1981:7\n5990 rules/marlborough/rules.yaml:1982:11\n5991 rules/marlborough/rules.yaml:1983:11\n5992 rules/marlborough/rules.yaml:1984:11\n5993 rules/marlborough/rules.yaml:1985:15\n5995 rules/marlborough/rules.yaml:1987:15\n5999 rules/marlborough/flow.yaml:11:7\n6000 rules/marlborough/flow.yaml:12:11\n6006 rules/marlborough/rules.yaml:941:7\n6007 rules/marlborough/rules.yaml:942:7\n6008 rules/marlborough/rules.yaml:943:7\n6009 rules/marlborough/rules.yaml:944:11\n6010 rules/marlborough/rules.yaml:945:11\n6011 rules/marlborough/rules.yaml:946:15\n6012 rules/marlborough/rules.yaml:947:15\n6013 rules/marlborough/rules.yaml:948:7\n6018 rules/marlborough/rules.yaml:949:11\n6019 rules/marlborough/rules.yaml:950:11\n6020 rules/marlborough/rules.yaml:951:11\n6021 rules/marlborough/rules.yaml:952:11\n6022 rules/marlborough/rules.yaml:953:11\n6023 rules/marlborough/rules.yaml:954:7\n6024 rules/marlborough/rules.yaml:955:11\n6029 rules/marlborough/rules.yaml:1549:7\n6030 rules/marlborough/rules.yaml:1550:7\n6031 rules/marlborough/rules.yaml:1551:11\n6032 rules/marlborough/rules.yaml:1552:11\n6033 rules/marlborough/rules.yaml:1553:7\n6036 rules/marlborough/rules.yaml:1554:7\n6037 rules/marlborough/rules.yaml:1555:7\n6045 rules/marlborough/rules.yaml:1999:7\n6046 rules/marlborough/rules.yaml:2000:7\n6047 rules/marlborough/rules.yaml:2001:11\n6048 rules/marlborough/rules.yaml:2002:11\n6055 rules/marlborough/rules.yaml:2003:15\n6056 rules/marlborough/rules.yaml:2004:15\n6064 rules/marlborough/rules.yaml:2005:15\n6082 rules/marlborough/rules.yaml:2006:15\n6083 rules/marlborough/rules.yaml:2007:15\n6084 rules/marlborough/rules.yaml:2008:19\n6085 rules/marlborough/rules.yaml:2009:19\n6086 rules/marlborough/rules.yaml:2010:23\n6089 rules/marlborough/rules.yaml:2011:23\n6090 rules/marlborough/rules.yaml:2013:19\n6091 rules/marlborough/rules.yaml:2014:23\n6092 rules/marlborough/rules.yaml:2015:23\n6096 rules/marlborough/rules.yaml:1647:7\n6100 rules/marlborough/rules.yaml:1648:7\n6101 rules/marlborough/rules.yaml:1649:11\n6102 rules/marlborough/rules.yaml:1650:11\n6103 rules/marlborough/rules.yaml:1651:7\n6104 rules/marlborough/rules.yaml:1652:11\n6108 rules/marlborough/flow.yaml:104:7\n6109 rules/marlborough/flow.yaml:105:11\n6113 rules/marlborough/flow.yaml:50:7\n6116 rules/marlborough/flow.yaml:51:11\n6117 rules/marlborough/flow.yaml:52:15\n6121 rules/marlborough/flow.yaml:67:7\n6124 rules/marlborough/flow.yaml:68:11\n6125 rules/marlborough/flow.yaml:69:15\n6129 rules/marlborough/flow.yaml:85:7\n6133 rules/marlborough/flow.yaml:61:7\n6134 rules/marlborough/flow.yaml:62:11\n6135 rules/marlborough/flow.yaml:63:15\n6139 rules/marlborough/flow.yaml:89:7\n6140 rules/marlborough/flow.yaml:90:11\n6144 rules/marlborough/flow.yaml:45:7\n6145 rules/marlborough/flow.yaml:46:11\n6149 rules/marlborough/flow.yaml:79:7\n6150 rules/marlborough/flow.yaml:80:11\n6151 rules/marlborough/flow.yaml:81:15\n6155 rules/marlborough/flow.yaml:56:7\n6156 rules/marlborough/flow.yaml:57:11\n6160 rules/marlborough/rules.yaml:1043:7\n6166 rules/marlborough/rules.yaml:1044:7\n6167 rules/marlborough/rules.yaml:1045:11\n6168 rules/marlborough/rules.yaml:1046:7\n6169 rules/marlborough/rules.yaml:1047:7\n6173 rules/marlborough/rules.yaml:2095:7\n6178 rules/marlborough/rules.yaml:2096:7\n6179 rules/marlborough/rules.yaml:2098:11\n6180 rules/marlborough/rules.yaml:2099:7\n6181 rules/marlborough/rules.yaml:2100:7\n6200 rules/marlborough/rules.yaml:1018:7\n6201 rules/marlborough/rules.yaml:1019:7\n6209 rules/marlborough/rules.yaml:1020:11\n6210 rules/marlborough/rules.yaml:1021:7\n6252 rules/marlborough/rules.yaml:1022:7\n6253 rules/marlborough/rules.yaml:1023:11\n6254 rules/marlborough/rules.yaml:1024:7\n6272 rules/marlborough/rules.yaml:1025:7\n6278 rules/marlborough/rules.yaml:1026:7\n6279 rules/marlborough/rules.yaml:1027:11\n6281 rules/marlborough/rules.yaml:1028:11\n6285 rules/marlborough/rules.yaml:1029:15\n6286 rules/marlborough/rules.yaml:1030:7\n6287 rules/marlborough/rules.yaml:1031:11\n6288 rules/marlborough/rules.yaml:1032:11\n6289 rules/marlborough/rules.yaml:1033:7\n6304 rules/marlborough/rules.yaml:1034:11\n6312 rules/marlborough/rules.yaml:1035:15\n6314 rules/marlborough/rules.yaml:1036:15\n6363 rules/marlborough/rules.yaml:1125:7\n6364 rules/marlborough/rules.yaml:1126:7\n6370 rules/marlborough/rules.yaml:1127:7\n6371 rules/marlborough/rules.yaml:1128:11\n6373 rules/marlborough/rules.yaml:1129:7\n6374 rules/marlborough/rules.yaml:1130:11\n6376 rules/marlborough/rules.yaml:1131:7\n6379 rules/marlborough/rules.yaml:1132:7\n6380 rules/marlborough/rules.yaml:1133:7\n6381 rules/marlborough/rules.yaml:1134:7\n6386 rules/marlborough/rules.yaml:1135:11\n6387 rules/marlborough/rules.yaml:1136:11\n6415 rules/marlborough/rules.yaml:1139:11\n6416 rules/marlborough/rules.yaml:1140:11\n6417 rules/marlborough/rules.yaml:1141:11\n6418 rules/marlborough/rules.yaml:1143:19\n6419 rules/marlborough/rules.yaml:1144:23\n6421 rules/marlborough/rules.yaml:1146:23\n6422 rules/marlborough/rules.yaml:1147:23\n6432 rules/marlborough/rules.yaml:1153:19\n6435 rules/marlborough/rules.yaml:1149:19\n6439 rules/marlborough/rules.yaml:1151:19\n6448 rules/marlborough/rules.yaml:1155:11\n6449 rules/marlborough/rules.yaml:1156:11\n6452 rules/marlborough/rules.yaml:1157:11\n6457 rules/marlborough/rules.yaml:1158:11\n6458 rules/marlborough/rules.yaml:1159:11\n6479 rules/marlborough/rules.yaml:1160:15\n6530 rules/marlborough/rules.yaml:1163:15\n6531 rules/marlborough/rules.yaml:1164:15\n6537 rules/marlborough/rules.yaml:1166:15\n6549 rules/marlborough/rules.yaml:1167:15\n6550 rules/marlborough/rules.yaml:1168:15\n6567 rules/marlborough/rules.yaml:1169:15\n6568 rules/marlborough/rules.yaml:1170:15\n6574 rules/marlborough/rules.yaml:1172:15\n6586 rules/marlborough/rules.yaml:1173:15\n6587 rules/marlborough/rules.yaml:1174:15\n6604 rules/marlborough/rules.yaml:1175:15\n6605 rules/marlborough/rules.yaml:1176:15\n6608 rules/marlborough/rules.yaml:1177:11\n6609 rules/marlborough/rules.yaml:1178:11\n6610 rules/marlborough/rules.yaml:1179:11\n6611 rules/marlborough/rules.yaml:1180:11\n6612 rules/marlborough/rules.yaml:1181:11\n6613 rules/marlborough/rules.yaml:1182:11\n6614 rules/marlborough/rules.yaml:1183:11\n6625 rules/marlborough/rules.yaml:1185:19\n6632 rules/marlborough/rules.yaml:1186:19\n6640 rules/marlborough/rules.yaml:1187:23\n6641 rules/marlborough/rules.yaml:1188:23\n6645 rules/marlborough/rules.yaml:1190:19\n6650 rules/marlborough/rules.yaml:1195:23\n6653 rules/marlborough/rules.yaml:1191:23\n6657 rules/marlborough/rules.yaml:1193:23\n6661 rules/marlborough/rules.yaml:1197:19\n6662 rules/marlborough/rules.yaml:1198:19\n6675 rules/marlborough/rules.yaml:1199:19\n6678 rules/marlborough/rules.yaml:1202:23\n6681 rules/marlborough/rules.yaml:1200:23\n6685 rules/marlborough/rules.yaml:1204:19\n6692 rules/marlborough/rules.yaml:1205:19\n6699 rules/marlborough/rules.yaml:1206:19\n6710 rules/marlborough/rules.yaml:1207:23\n6714 rules/marlborough/rules.yaml:1209:19\n6757 rules/marlborough/rules.yaml:2458:3\n6762 rules/marlborough/rules.yaml:2458:3\n6764 rules/marlborough/rules.yaml:2458:3\n6765 rules/marlborough/rules.yaml:2458:3\n6766 rules/marlborough/rules.yaml:2458:3\n6767 rules/marlborough/rules.yaml:2458:3\n6768 rules/marlborough/rules.yaml:2458:3\n6769 rules/marlborough/rules.yaml:2458:3\n6782 rules/marlborough/rules.yaml:2458:3\n6783 rules/marlborough/rules.yaml:2458:3\n6795 rules/marlborough/rules.yaml:2458:3\n6801 rules/marlborough/rules.yaml:2458:3\n6814 rules/marlborough/rules.yaml:2458:3\n6815 rules/marlborough/rules.yaml:2458:3\n6837 rules/marlborough/rules.yaml:2458:3\n6877 rules/marlborough/rules.yaml:2458:3\n6878 rules/marlborough/rules.yaml:2458:3\n6880 rules/marlborough/rules.yaml:2458:3\n6881 rules/marlborough/rules.yaml:2458:3\n6885 rules/marlborough/rules.yaml:2458:3\n6925 rules/marlborough/rules.yaml:1220:7\n6926 rules/marlborough/rules.yaml:1221:7\n6927 rules/marlborough/rules.yaml:1222:7\n6935 rules/marlborough/rules.yaml:1223:7\n6936 rules/marlborough/rules.yaml:1224:7\n6937 rules/marlborough/rules.yaml:1225:7\n6938 rules/marlborough/rules.yaml:1226:7\n6939 rules/marlborough/rules.yaml:1227:11\n6940 rules/marlborough/rules.yaml:1228:7\n6941 rules/marlborough/rules.yaml:1229:7\n6942 rules/marlborough/rules.yaml:1230:7\n6950 rules/marlborough/rules.yaml:1231:7\n6958 rules/marlborough/rules.yaml:1232:7\n6959 rules/marlborough/rules.yaml:1233:7\n6960 rules/marlborough/rules.yaml:1234:7\n6961 rules/marlborough/rules.yaml:1235:7\n6962 rules/marlborough/rules.yaml:1236:7\n6963 rules/marlborough/rules.yaml:1237:7\n6964 rules/marlborough/rules.yaml:1238:7\n7010 rules/marlborough/rules.yaml:1239:7\n7011 rules/marlborough/rules.yaml:1240:7\n7012 rules/marlborough/rules.yaml:1241:7\n7013 rules/marlborough/rules.yaml:1242:7\n7040 rules/marlborough/rules.yaml:1243:7\n7092 rules/marlborough/rules.yaml:1244:7\n7093 rules/marlborough/rules.yaml:1245:11\n7120 rules/marlborough/rules.yaml:1246:7\n7121 rules/marlborough/rules.yaml:1247:7\n7132 rules/marlborough/rules.yaml:1249:15\n7133 rules/marlborough/rules.yaml:1250:19\n7134 rules/marlborough/rules.yaml:1251:15\n7141 rules/marlborough/rules.yaml:1252:15\n7148 rules/marlborough/rules.yaml:1253:15\n7153 rules/marlborough/rules.yaml:1254:19\n7157 rules/marlborough/rules.yaml:1256:15\n7167 rules/marlborough/rules.yaml:1257:15\n7174 rules/marlborough/rules.yaml:1258:15\n7181 rules/marlborough/rules.yaml:1259:15\n7188 rules/marlborough/rules.yaml:1260:15\n7193 rules/marlborough/rules.yaml:1261:19\n7197 rules/marlborough/rules.yaml:1263:15\n7198 rules/marlborough/rules.yaml:1264:15\n7205 rules/marlborough/rules.yaml:1265:15\n7212 rules/marlborough/rules.yaml:1266:15\n7218 rules/marlborough/rules.yaml:1267:19\n7221 rules/marlborough/rules.yaml:1269:15\n7228 rules/marlborough/rules.yaml:1270:15\n7235 rules/marlborough/rules.yaml:1271:15\n7239 rules/marlborough/rules.yaml:1272:19\n7240 rules/marlborough/rules.yaml:1273:19\n7241 rules/marlborough/rules.yaml:1274:15\n7248 rules/marlborough/rules.yaml:1275:15\n7255 rules/marlborough/rules.yaml:1276:15\n7260 rules/marlborough/rules.yaml:1277:19\n7264 rules/marlborough/rules.yaml:1279:15\n7265 rules/marlborough/rules.yaml:1280:19\n7266 rules/marlborough/rules.yaml:1281:15\n7267 rules/marlborough/rules.yaml:1282:15\n7268 rules/marlborough/rules.yaml:1283:15\n7275 rules/marlborough/rules.yaml:1284:15\n7282 rules/marlborough/rules.yaml:1285:15\n7287 rules/marlborough/rules.yaml:1286:19\n7307 rules/marlborough/rules.yaml:1911:7\n7308 rules/marlborough/rules.yaml:1912:7\n7309 rules/marlborough/rules.yaml:1913:7\n7333 rules/marlborough/rules.yaml:1914:7\n7334 rules/marlborough/rules.yaml:1915:11\n7337 rules/marlborough/rules.yaml:1916:7\n7338 rules/marlborough/rules.yaml:1917:7\n7369 rules/marlborough/rules.yaml:1740:7\n7386 rules/marlborough/rules.yaml:1741:11\n7387 rules/marlborough/rules.yaml:1742:11\n7400 rules/marlborough/rules.yaml:1743:15\n7407 rules/marlborough/rules.yaml:1744:15\n7443 rules/marlborough/rules.yaml:1745:15\n7444 rules/marlborough/rules.yaml:1746:19\n7445 rules/marlborough/rules.yaml:1747:19\n7451 rules/marlborough/rules.yaml:1749:19\n7452 rules/marlborough/rules.yaml:1750:19\n7460 rules/marlborough/rules.yaml:1751:23\n7475 rules/marlborough/rules.yaml:1752:19\n7477 rules/marlborough/rules.yaml:1753:19\n7478 rules/marlborough/rules.yaml:1754:19\n7509 rules/marlborough/rules.yaml:1885:7\n7510 rules/marlborough/rules.yaml:1886:7\n7511 rules/marlborough/rules.yaml:1887:7\n7512 rules/marlborough/rules.yaml:1888:7\n7542 rules/marlborough/rules.yaml:1891:7\n7543 rules/marlborough/rules.yaml:1892:7\n7544 rules/marlborough/rules.yaml:1893:7\n7545 rules/marlborough/rules.yaml:1894:11\n7548 rules/marlborough/rules.yaml:1895:7\n7549 rules/marlborough/rules.yaml:1896:11\n7552 rules/marlborough/rules.yaml:1897:7\n7553 rules/marlborough/rules.yaml:1898:7\n7554 rules/marlborough/rules.yaml:1899:7\n7555 rules/marlborough/rules.yaml:1900:7\n7556 rules/marlborough/rules.yaml:1901:7\n7557 rules/marlborough/rules.yaml:1902:7\n7585 rules/marlborough/rules.yaml:1953:7\n7594 rules/marlborough/rules.yaml:1954:7\n7600 rules/marlborough/rules.yaml:1955:7\n7601 rules/marlborough/rules.yaml:1956:11\n7602 rules/marlborough/rules.yaml:1957:7\n7603 rules/marlborough/rules.yaml:1958:7\n7610 rules/marlborough/rules.yaml:1959:7\n7636 rules/marlborough/rules.yaml:1843:7\n7637 rules/marlborough/rules.yaml:1844:7\n7638 rules/marlborough/rules.yaml:1845:11\n7647 rules/marlborough/rules.yaml:1847:11\n7651 rules/marlborough/rules.yaml:1849:11\n7652 rules/marlborough/rules.yaml:1850:11\n7663 rules/marlborough/rules.yaml:1851:11\n7664 rules/marlborough/rules.yaml:1852:15\n7667 rules/marlborough/rules.yaml:1853:15\n7672 rules/marlborough/rules.yaml:1855:15\n7679 rules/marlborough/rules.yaml:1856:15\n7685 rules/marlborough/rules.yaml:1858:11\n7704 rules/marlborough/rules.yaml:1859:11\n7707 rules/marlborough/rules.yaml:1863:19\n7708 rules/marlborough/rules.yaml:1864:19\n7715 rules/marlborough/rules.yaml:1861:19\n7719 rules/marlborough/rules.yaml:1866:19\n7724 rules/marlborough/rules.yaml:1867:23\n7728 rules/marlborough/rules.yaml:1869:23\n7729 rules/marlborough/rules.yaml:1870:23\n7733 rules/marlborough/rules.yaml:1872:19\n7734 rules/marlborough/rules.yaml:1873:19\n7757 rules/marlborough/rules.yaml:1926:7\n7758 rules/marlborough/rules.yaml:1927:7\n7772 rules/marlborough/rules.yaml:1928:11\n7773 rules/marlborough/rules.yaml:1929:11\n7792 rules/marlborough/rules.yaml:1930:11\n7793 rules/marlborough/rules.yaml:1931:11\n7802 rules/marlborough/rules.yaml:1932:15\n7827 rules/marlborough/rules.yaml:1933:15\n7828 rules/marlborough/rules.yaml:1934:19\n7834 rules/marlborough/rules.yaml:1936:19\n7835 rules/marlborough/rules.yaml:1937:19\n7843 rules/marlborough/rules.yaml:1938:23\n7853 rules/marlborough/rules.yaml:1939:19\n7858 rules/marlborough/rules.yaml:1940:23\n7863 rules/marlborough/rules.yaml:1942:23\n7891 rules/marlborough/rules.yaml:1803:7\n7898 rules/marlborough/rules.yaml:1804:7\n7906 rules/marlborough/rules.yaml:1805:7\n7907 rules/marlborough/rules.yaml:1806:11\n7908 rules/marlborough/rules.yaml:1807:11\n7913 rules/marlborough/rules.yaml:1809:11\n7916 rules/marlborough/rules.yaml:1810:11\n7921 rules/marlborough/rules.yaml:1811:11\n7922 rules/marlborough/rules.yaml:1812:11\n7932 rules/marlborough/rules.yaml:1813:15\n7943 rules/marlborough/rules.yaml:1815:15\n7951 rules/marlborough/rules.yaml:1816:11\n7953 rules/marlborough/rules.yaml:1817:11\n7976 rules/marlborough/rules.yaml:835:7\n7979 rules/marlborough/rules.yaml:836:7\n7987 rules/marlborough/rules.yaml:837:11\n7999 rules/marlborough/rules.yaml:838:11\n8000 rules/marlborough/rules.yaml:839:15\n8003 rules/marlborough/rules.yaml:840:11\n8004 rules/marlborough/rules.yaml:841:11\n8007 rules/marlborough/rules.yaml:842:7\n8008 rules/marlborough/rules.yaml:843:7\n8021 rules/marlborough/rules.yaml:844:11\n8024 rules/marlborough/rules.yaml:847:15\n8025 rules/marlborough/rules.yaml:848:15\n8031 rules/marlborough/rules.yaml:845:15\n8038 rules/marlborough/rules.yaml:849:11\n8060 rules/marlborough/rules.yaml:2424:7\n8061 rules/marlborough/rules.yaml:2425:7\n8072 rules/marlborough/rules.yaml:2426:11\n8087 rules/marlborough/rules.yaml:2427:11\n8105 rules/marlborough/rules.yaml:2428:11\n8106 rules/marlborough/rules.yaml:2429:15\n8115 rules/marlborough/rules.yaml:2431:15\n8123 rules/marlborough/rules.yaml:2432:15\n8124 rules/marlborough/rules.yaml:2433:19\n8126 rules/marlborough/rules.yaml:2435:19\n8129 rules/marlborough/rules.yaml:2436:19\n8130 rules/marlborough/rules.yaml:2437:19\n8131 rules/marlborough/rules.yaml:2438:19\n8132 rules/marlborough/rules.yaml:2439:19\n8133 rules/marlborough/rules.yaml:2440:23\n8137 rules/marlborough/rules.yaml:2441:7\n8151 rules/marlborough/rules.yaml:1825:7\n8152 rules/marlborough/rules.yaml:1826:7\n8163 rules/marlborough/rules.yaml:1827:7\n8164 rules/marlborough/rules.yaml:1829:15\n8165 rules/marlborough/rules.yaml:1830:19\n8169 rules/marlborough/rules.yaml:1831:23\n8172 rules/marlborough/rules.yaml:1833:15\n8175 rules/marlborough/rules.yaml:1835:15\n8177 rules/marlborough/rules.yaml:1836:7\n8196 rules/marlborough/rules.yaml:1055:7\n8197 rules/marlborough/rules.yaml:1056:11\n8198 rules/marlborough/rules.yaml:1057:7\n8199 rules/marlborough/rules.yaml:1058:7\n8204 rules/marlborough/rules.yaml:1070:15\n8207 rules/marlborough/rules.yaml:1060:15\n8208 rules/marlborough/rules.yaml:1061:15\n8209 rules/marlborough/rules.yaml:1062:15\n8216 rules/marlborough/rules.yaml:1063:15\n8219 rules/marlborough/rules.yaml:1065:15\n8220 rules/marlborough/rules.yaml:1066:15\n8221 rules/marlborough/rules.yaml:1067:15\n8228 rules/marlborough/rules.yaml:1068:15\n8245 rules/marlborough/rules.yaml:1567:7\n8265 rules/marlborough/rules.yaml:1568:11\n8270 rules/marlborough/rules.yaml:1569:11\n8283 rules/marlborough/rules.yaml:1570:15\n8284 rules/marlborough/rules.yaml:1571:15\n8314 rules/marlborough/rules.yaml:1081:7\n8315 rules/marlborough/rules.yaml:1082:7\n8320 rules/marlborough/rules.yaml:1083:7\n8321 rules/marlborough/rules.yaml:1084:11\n8322 rules/marlborough/rules.yaml:1085:15\n8323 rules/marlborough/rules.yaml:1086:7\n8324 rules/marlborough/rules.yaml:1087:7\n8325 rules/marlborough/rules.yaml:1088:7\n8330 rules/marlborough/rules.yaml:1089:11\n8331 rules/marlborough/rules.yaml:1090:11\n8332 rules/marlborough/rules.yaml:1091:11\n8344 rules/marlborough/rules.yaml:1092:11\n8353 rules/marlborough/rules.yaml:1093:11\n8354 rules/marlborough/rules.yaml:1094:15\n8355 rules/marlborough/rules.yaml:1095:19\n8363 rules/marlborough/rules.yaml:1097:15\n8376 rules/marlborough/rules.yaml:1098:15\n8377 rules/marlborough/rules.yaml:1099:19\n8379 rules/marlborough/rules.yaml:1100:15\n8382 rules/marlborough/rules.yaml:1101:7\n8383 rules/marlborough/rules.yaml:1102:7\n8423 rules/marlborough/rules.yaml:2284:7\n8424 rules/marlborough/rules.yaml:2285:7\n8430 rules/marlborough/rules.yaml:2286:7\n8435 rules/marlborough/rules.yaml:2287:7\n8451 rules/marlborough/rules.yaml:2288:7\n8452 rules/marlborough/rules.yaml:2289:11\n8453 rules/marlborough/rules.yaml:2290:7\n8470 rules/marlborough/rules.yaml:2291:7\n8471 rules/marlborough/rules.yaml:2292:11\n8472 rules/marlborough/rules.yaml:2293:7\n8483 rules/marlborough/rules.yaml:2294:11\n8489 rules/marlborough/rules.yaml:2295:11\n8490 rules/marlborough/rules.yaml:2296:11\n8491 rules/marlborough/rules.yaml:2297:11\n8492 rules/marlborough/rules.yaml:2298:15\n8493 rules/marlborough/rules.yaml:2299:19\n8499 rules/marlborough/rules.yaml:2301:15\n8500 rules/marlborough/rules.yaml:2302:15\n8501 rules/marlborough/rules.yaml:2303:19\n8513 rules/marlborough/rules.yaml:2305:19\n8539 rules/marlborough/rules.yaml:2306:19\n8543 rules/marlborough/rules.yaml:2307:7\n8554 rules/marlborough/rules.yaml:2308:11\n8555 rules/marlborough/rules.yaml:2309:11\n8556 rules/marlborough/rules.yaml:2310:11\n8557 rules/marlborough/rules.yaml:2311:11\n8560 rules/marlborough/rules.yaml:2312:11\n8561 rules/marlborough/rules.yaml:2313:11\n8564 rules/marlborough/rules.yaml:2314:11\n8570 rules/marlborough/rules.yaml:2315:15\n8582 rules/marlborough/rules.yaml:2316:19\n8591 rules/marlborough/rules.yaml:2317:19\n8611 rules/marlborough/rules.yaml:2318:23\n8648 rules/marlborough/rules.yaml:2319:23\n8649 rules/marlborough/rules.yaml:2320:23\n8653 rules/marlborough/rules.yaml:2321:7\n8654 rules/marlborough/rules.yaml:2322:11\n8675 rules/marlborough/rules.yaml:1501:7\n8676 rules/marlborough/rules.yaml:1502:7\n8688 rules/marlborough/rules.yaml:1503:7\n8699 rules/marlborough/rules.yaml:1504:11\n8718 rules/marlborough/rules.yaml:1505:15\n8731 rules/marlborough/rules.yaml:1506:15\n8737 rules/marlborough/rules.yaml:1507:19\n8738 rules/marlborough/rules.yaml:1508:19\n8741 rules/marlborough/rules.yaml:1518:23\n8745 rules/marlborough/rules.yaml:1509:23\n8746 rules/marlborough/rules.yaml:1510:23\n8774 rules/marlborough/rules.yaml:1511:23\n8775 rules/marlborough/rules.yaml:1512:27\n8777 rules/marlborough/rules.yaml:1513:23\n8789 rules/marlborough/rules.yaml:1514:23\n8790 rules/marlborough/rules.yaml:1515:27\n8791 rules/marlborough/rules.yaml:1516:31\n8820 rules/marlborough/rules.yaml:2479:3\n8825 rules/marlborough/rules.yaml:2479:3\n8827 rules/marlborough/rules.yaml:2479:3\n8828 rules/marlborough/rules.yaml:2479:3\n8829 rules/marlborough/rules.yaml:2479:3\n8830 rules/marlborough/rules.yaml:2479:3\n8831 rules/marlborough/rules.yaml:2479:3\n8832 rules/marlborough/rules.yaml:2479:3\n8845 rules/marlborough/rules.yaml:2479:3\n8846 rules/marlborough/rules.yaml:2479:3\n8858 rules/marlborough/rules.yaml:2479:3\n8864 rules/marlborough/rules.yaml:2479:3\n8869 rules/marlborough/rules.yaml:2479:3\n8870 rules/marlborough/rules.yaml:2479:3\n8892 rules/marlborough/rules.yaml:2479:3\n8932 rules/marlborough/rules.yaml:2479:3\n8933 rules/marlborough/rules.yaml:2479:3\n8935 rules/marlborough/rules.yaml:2479:3\n8936 rules/marlborough/rules.yaml:2479:3\n8940 rules/marlborough/rules.yaml:2479:3\n8957 rules/marlborough/rules.yaml:2130:7\n8962 rules/marlborough/rules.yaml:2131:7\n8970 rules/marlborough/rules.yaml:2132:11\n8976 rules/marlborough/rules.yaml:2133:11\n8977 rules/marlborough/rules.yaml:2134:15\n8978 rules/marlborough/rules.yaml:2135:15\n8980 rules/marlborough/rules.yaml:2137:15\n9003 rules/marlborough/rules.yaml:1109:7\n9004 rules/marlborough/rules.yaml:1110:7\n9007 rules/marlborough/rules.yaml:1114:11\n9015 rules/marlborough/rules.yaml:1111:11\n9021 rules/marlborough/rules.yaml:1112:11\n9036 rules/marlborough/rules.yaml:1718:7\n9037 rules/marlborough/rules.yaml:1719:7\n9038 rules/marlborough/rules.yaml:1720:7\n9043 rules/marlborough/rules.yaml:1721:11\n9059 rules/marlborough/rules.yaml:1774:7\n9060 rules/marlborough/rules.yaml:1775:7\n9061 rules/marlborough/rules.yaml:1776:7\n9062 rules/marlborough/rules.yaml:1777:7\n9098 rules/marlborough/rules.yaml:1585:7\n9118 rules/marlborough/rules.yaml:1586:11\n9119 rules/marlborough/rules.yaml:1587:11\n9120 rules/marlborough/rules.yaml:1588:11\n9121 rules/marlborough/rules.yaml:1589:15\n9130 rules/marlborough/rules.yaml:1591:15\n9143 rules/marlborough/rules.yaml:1592:15\n9145 rules/marlborough/rules.yaml:1593:15\n9149 rules/marlborough/rules.yaml:1594:7\n9156 rules/marlborough/rules.yaml:1595:7\n9157 rules/marlborough/rules.yaml:1596:7\n9162 rules/marlborough/rules.yaml:1597:7\n9170 rules/marlborough/rules.yaml:1598:11\n9183 rules/marlborough/rules.yaml:1599:11\n9188 rules/marlborough/rules.yaml:1600:15\n9191 rules/marlborough/rules.yaml:1601:15\n9198 rules/marlborough/rules.yaml:1602:15\n9199 rules/marlborough/rules.yaml:1603:15\n9202 rules/marlborough/rules.yaml:1604:7\n9203 rules/marlborough/rules.yaml:1605:7\n9214 rules/marlborough/rules.yaml:1606:11\n9217 rules/marlborough/rules.yaml:1607:11\n9257 rules/marlborough/rules.yaml:1608:11\n9258 rules/marlborough/rules.yaml:1609:15\n9267 rules/marlborough/rules.yaml:1611:15\n9273 rules/marlborough/rules.yaml:1612:15\n9274 rules/marlborough/rules.yaml:1613:19\n9276 rules/marlborough/rules.yaml:1615:19\n9279 rules/marlborough/rules.yaml:1616:19\n9280 rules/marlborough/rules.yaml:1617:19\n9284 rules/marlborough/rules.yaml:1618:7\n9285 rules/marlborough/rules.yaml:1619:7\n9296 rules/marlborough/rules.yaml:1620:11\n9320 rules/marlborough/rules.yaml:1621:11\n9321 rules/marlborough/rules.yaml:1622:15\n9330 rules/marlborough/rules.yaml:1624:15\n9338 rules/marlborough/rules.yaml:1625:15\n9339 rules/marlborough/rules.yaml:1626:19\n9345 rules/marlborough/rules.yaml:1628:19\n9350 rules/marlborough/rules.yaml:1629:19\n9353 rules/marlborough/rules.yaml:1630:19\n9354 rules/marlborough/rules.yaml:1631:19\n9358 rules/marlborough/rules.yaml:1632:23\n9360 rules/marlborough/rules.yaml:1633:23\n9369 rules/marlborough/rules.yaml:1635:23\n9382 rules/marlborough/rules.yaml:1636:23\n9384 rules/marlborough/rules.yaml:1637:23\n9445 rules/marlborough/rules.yaml:1528:7\n9462 rules/marlborough/rules.yaml:1529:7\n9467 rules/marlborough/rules.yaml:1530:11\n9468 rules/marlborough/rules.yaml:1531:7\n9469 rules/marlborough/rules.yaml:1532:7\n9490 rules/marlborough/rules.yaml:1533:7\n9491 rules/marlborough/rules.yaml:1534:11\n9492 rules/marlborough/rules.yaml:1535:11\n9493 rules/marlborough/rules.yaml:1536:15\n9494 rules/marlborough/rules.yaml:1537:11\n9495 rules/marlborough/rules.yaml:1538:7\n9508 rules/marlborough/rules.yaml:1539:7\n9509 rules/marlborough/rules.yaml:1540:11\n9511 rules/marlborough/rules.yaml:1541:7\n9537 rules/marlborough/rules.yaml:2517:1\n9538 rules/marlborough/rules.yaml:2517:1\n9539 rules/marlborough/rules.yaml:2517:1\n9550 rules/marlborough/rules.yaml:2517:1\n9551 rules/marlborough/rules.yaml:2517:1\n9563 rules/marlborough/rules.yaml:2517:1\n9582 rules/marlborough/rules.yaml:2517:1\n9616 rules/marlborough/rules.yaml:2517:1\n9617 rules/marlborough/rules.yaml:2517:1\n9623 rules/marlborough/rules.yaml:2517:1\n9624 rules/marlborough/rules.yaml:2517:1\n9625 rules/marlborough/rules.yaml:2517:1\n9626 rules/marlborough/rules.yaml:2517:1\n9627 rules/marlborough/rules.yaml:2517:1\n9628 rules/marlborough/rules.yaml:2517:1\n9639 rules/marlborough/rules.yaml:2517:1\n9662 rules/marlborough/rules.yaml:2517:1\n9705 rules/marlborough/rules.yaml:2517:1\n9706 rules/marlborough/rules.yaml:2517:1\n9707 rules/marlborough/rules.yaml:2517:1\n9711 rules/marlborough/rules.yaml:2517:1\n9712 rules/marlborough/rules.yaml:2517:1\n9713 rules/marlborough/rules.yaml:2517:1\n9714 rules/marlborough/rules.yaml:2517:1\n9739 rules/marlborough/rules.yaml:1784:7\n9745 rules/marlborough/rules.yaml:1785:7\n9762 rules/marlborough/rules.yaml:1786:7\n9763 rules/marlborough/rules.yaml:1787:11\n9764 rules/marlborough/rules.yaml:1788:11\n9770 rules/marlborough/rules.yaml:1789:15\n9771 rules/marlborough/rules.yaml:1790:7\n9798 rules/marlborough/rules.yaml:1791:11\n9823 rules/marlborough/rules.yaml:1792:7\n9844 rules/marlborough/rules.yaml:1793:11\n9879 rules/marlborough/rules.yaml:2115:7\n9894 rules/marlborough/rules.yaml:2116:7\n9895 rules/marlborough/rules.yaml:2117:11\n9896 rules/marlborough/rules.yaml:2118:11\n9897 rules/marlborough/rules.yaml:2119:7\n9908 rules/marlborough/rules.yaml:2120:7\n9926 rules/marlborough/rules.yaml:2121:7\n9928 rules/marlborough/rules.yaml:2122:7\n9959 rules/marlborough/rules.yaml:1408:7\n9960 rules/marlborough/rules.yaml:1409:11\n9961 rules/marlborough/rules.yaml:1410:7\n9962 rules/marlborough/rules.yaml:1411:7\n9963 rules/marlborough/rules.yaml:1412:7\n9974 rules/marlborough/rules.yaml:1413:11\n9979 rules/marlborough/rules.yaml:1414:15\n9983 rules/marlborough/rules.yaml:1416:15\n9990 rules/marlborough/rules.yaml:1417:11\n9995 rules/marlborough/rules.yaml:1418:15\n10002 rules/marlborough/rules.yaml:1419:11\n10003 rules/marlborough/rules.yaml:1420:15\n10005 rules/marlborough/rules.yaml:1422:15\n10006 rules/marlborough/rules.yaml:1423:11\n10020 rules/marlborough/rules.yaml:2452:7\n10022 rules/marlborough/rules.yaml:2453:7\n10033 rules/marlborough/rules.yaml:2454:7\n10037 rules/marlborough/rules.yaml:2455:7\n10057 rules/marlborough/rules.yaml:2168:7\n10058 rules/marlborough/rules.yaml:2169:7\n10059 rules/marlborough/rules.yaml:2170:11\n10060 rules/marlborough/rules.yaml:2171:7\n10066 rules/marlborough/rules.yaml:2172:7\n10070 rules/marlborough/rules.yaml:2173:7\n10071 rules/marlborough/rules.yaml:2174:7\n10078 rules/marlborough/rules.yaml:2175:11\n10079 rules/marlborough/rules.yaml:2176:7\n10090 rules/marlborough/rules.yaml:2177:7\n10091 rules/marlborough/rules.yaml:2178:11\n10092 rules/marlborough/rules.yaml:2179:7\n10093 rules/marlborough/rules.yaml:2180:7\n10094 rules/marlborough/rules.yaml:2181:7\n10095 rules/marlborough/rules.yaml:2182:7\n10096 rules/marlborough/rules.yaml:2183:7\n10097 rules/marlborough/rules.yaml:2185:15\n10108 rules/marlborough/rules.yaml:2187:15\n10112 rules/marlborough/rules.yaml:2189:15\n10116 rules/marlborough/rules.yaml:2191:15\n10123 rules/marlborough/rules.yaml:2192:15\n10127 rules/marlborough/rules.yaml:2194:15\n10134 rules/marlborough/rules.yaml:2195:15\n10135 rules/marlborough/rules.yaml:2196:15\n10143 rules/marlborough/rules.yaml:2197:19\n10149 rules/marlborough/rules.yaml:2198:19\n10152 rules/marlborough/rules.yaml:2199:15\n10203 rules/marlborough/rules.yaml:2147:7\n10204 rules/marlborough/rules.yaml:2148:7\n10205 rules/marlborough/rules.yaml:2149:7\n10206 rules/marlborough/rules.yaml:2150:11\n10207 rules/marlborough/rules.yaml:2151:11\n10208 rules/marlborough/rules.yaml:2152:7\n10211 rules/marlborough/rules.yaml:2153:7\n10212 rules/marlborough/rules.yaml:2154:7\n10215 rules/marlborough/rules.yaml:2155:7\n10216 rules/marlborough/rules.yaml:2156:7\n10223 rules/marlborough/rules.yaml:2157:7\n10224 rules/marlborough/rules.yaml:2158:11\n10241 rules/marlborough/rules.yaml:2255:7\n10242 rules/marlborough/rules.yaml:2256:7\n10253 rules/marlborough/rules.yaml:2257:11\n10259 rules/marlborough/rules.yaml:2258:11\n10264 rules/marlborough/rules.yaml:2259:11\n10265 rules/marlborough/rules.yaml:2260:15\n10274 rules/marlborough/rules.yaml:2262:15\n10280 rules/marlborough/rules.yaml:2263:15\n10281 rules/marlborough/rules.yaml:2264:19\n10283 rules/marlborough/rules.yaml:2266:19\n10286 rules/marlborough/rules.yaml:2267:19\n10287 rules/marlborough/rules.yaml:2268:19\n10310 rules/marlborough/rules.yaml:1681:7\n10311 rules/marlborough/rules.yaml:1682:7\n10312 rules/marlborough/rules.yaml:1683:7\n10313 rules/marlborough/rules.yaml:1684:7\n10324 rules/marlborough/rules.yaml:1685:11\n10330 rules/marlborough/rules.yaml:1686:11\n10331 rules/marlborough/rules.yaml:1687:11\n10332 rules/marlborough/rules.yaml:1688:11\n10333 rules/marlborough/rules.yaml:1689:15\n10344 rules/marlborough/rules.yaml:1691:15\n10357 rules/marlborough/rules.yaml:1692:15\n10364 rules/marlborough/rules.yaml:1694:15\n10377 rules/marlborough/rules.yaml:1695:15\n10378 rules/marlborough/rules.yaml:1696:19\n10380 rules/marlborough/rules.yaml:1698:19\n10384 rules/marlborough/rules.yaml:1699:7\n10387 rules/marlborough/rules.yaml:1700:7\n10412 rules/marlborough/rules.yaml:2027:7\n10413 rules/marlborough/rules.yaml:2028:7\n10414 rules/marlborough/rules.yaml:2029:7\n10415 rules/marlborough/rules.yaml:2030:7\n10416 rules/marlborough/rules.yaml:2031:7\n10417 rules/marlborough/rules.yaml:2032:7\n10418 rules/marlborough/rules.yaml:2034:15\n10419 rules/marlborough/rules.yaml:2035:19\n10421 rules/marlborough/rules.yaml:2037:19\n10426 rules/marlborough/rules.yaml:2044:15\n10427 rules/marlborough/rules.yaml:2045:15\n10434 rules/marlborough/rules.yaml:2053:15\n10437 rules/marlborough/rules.yaml:2039:15\n10440 rules/marlborough/rules.yaml:2042:19\n10443 rules/marlborough/rules.yaml:2040:19\n10447 rules/marlborough/rules.yaml:2047:15\n10448 rules/marlborough/rules.yaml:2048:15\n10452 rules/marlborough/rules.yaml:2050:15\n10453 rules/marlborough/rules.yaml:2051:15\n10483 rules/marlborough/rules.yaml:2382:7\n10484 rules/marlborough/rules.yaml:2383:7\n10485 rules/marlborough/rules.yaml:2384:7\n10503 rules/marlborough/rules.yaml:2385:7\n10504 rules/marlborough/rules.yaml:2386:11\n10507 rules/marlborough/rules.yaml:2387:7\n10508 rules/marlborough/rules.yaml:2388:7\n10509 rules/marlborough/rules.yaml:2389:7\n10514 rules/marlborough/rules.yaml:2390:7\n10515 rules/marlborough/rules.yaml:2391:7\n10516 rules/marlborough/rules.yaml:2392:7\n10517 rules/marlborough/rules.yaml:2393:11\n10518 rules/marlborough/rules.yaml:2394:11\n10519 rules/marlborough/rules.yaml:2395:7\n10520 rules/marlborough/rules.yaml:2396:11\n10521 rules/marlborough/rules.yaml:2397:7\n10522 rules/marlborough/rules.yaml:2398:7\n10540 rules/marlborough/rules.yaml:2399:7\n10541 rules/marlborough/rules.yaml:2400:11\n10542 rules/marlborough/rules.yaml:2401:15\n10544 rules/marlborough/rules.yaml:2402:11\n10545 rules/marlborough/rules.yaml:2403:7\n10556 rules/marlborough/rules.yaml:2404:7\n10557 rules/marlborough/rules.yaml:2405:11\n10558 rules/marlborough/rules.yaml:2406:7\n10571 rules/marlborough/rules.yaml:2407:7\n10576 rules/marlborough/rules.yaml:2408:11\n10577 rules/marlborough/rules.yaml:2409:11\n10594 rules/marlborough/rules.yaml:2410:11\n10595 rules/marlborough/rules.yaml:2411:11\n10615 rules/marlborough/rules.yaml:2362:7\n10616 rules/marlborough/rules.yaml:2363:7\n10624 rules/marlborough/rules.yaml:2364:11\n10630 rules/marlborough/rules.yaml:2365:11\n10635 rules/marlborough/rules.yaml:2366:15\n10641 rules/marlborough/rules.yaml:2367:15\n10643 rules/marlborough/rules.yaml:2368:7\n10673 rules/marlborough/rules.yaml:2336:7\n10681 rules/marlborough/rules.yaml:2337:7\n10682 rules/marlborough/rules.yaml:2338:11\n10683 rules/marlborough/rules.yaml:2339:11\n10684 rules/marlborough/rules.yaml:2340:7\n10685 rules/marlborough/rules.yaml:2341:7\n10688 rules/marlborough/rules.yaml:2342:7\n10689 rules/marlborough/rules.yaml:2343:7\n10690 rules/marlborough/rules.yaml:2344:11\n10691 rules/marlborough/rules.yaml:2345:7\n10692 rules/marlborough/rules.yaml:2346:7\n10709 rules/marlborough/rules.yaml:2347:11\n10710 rules/marlborough/rules.yaml:2348:11\n10719 rules/marlborough/rules.yaml:2349:15\n10732 rules/marlborough/rules.yaml:2350:15\n10733 rules/marlborough/rules.yaml:2351:15\n10735 rules/marlborough/rules.yaml:2352:15\n10755 rules/marlborough/rules.yaml:2212:7\n10766 rules/marlborough/rules.yaml:2213:11\n10767 rules/marlborough/rules.yaml:2214:11\n10779 rules/marlborough/rules.yaml:2215:15\n10787 rules/marlborough/rules.yaml:2216:15\n10788 rules/marlborough/rules.yaml:2217:19\n10791 rules/marlborough/rules.yaml:2218:19\n10792 rules/marlborough/rules.yaml:2219:19\n10816 rules/marlborough/rules.yaml:976:7\n10817 rules/marlborough/rules.yaml:977:7\n10818 rules/marlborough/rules.yaml:978:11\n10819 rules/marlborough/rules.yaml:979:7\n10822 rules/marlborough/rules.yaml:980:11\n10823 rules/marlborough/rules.yaml:981:11\n10824 rules/marlborough/rules.yaml:982:7\n10825 rules/marlborough/rules.yaml:983:11\n10826 rules/marlborough/rules.yaml:984:15\n10827 rules/marlborough/rules.yaml:985:7\n10834 rules/marlborough/rules.yaml:986:7\n10835 rules/marlborough/rules.yaml:987:7\n10836 rules/marlborough/rules.yaml:988:11\n10837 rules/marlborough/rules.yaml:989:7\n10838 rules/marlborough/rules.yaml:990:7\n10839 rules/marlborough/rules.yaml:991:7\n10840 rules/marlborough/rules.yaml:992:7\n10858 rules/marlborough/rules.yaml:993:7\n10861 rules/marlborough/rules.yaml:994:11\n10866 rules/marlborough/rules.yaml:995:7\n10867 rules/marlborough/rules.yaml:996:11\n10868 rules/marlborough/rules.yaml:997:11\n10869 rules/marlborough/rules.yaml:998:15\n10870 rules/marlborough/rules.yaml:999:11\n10871 rules/marlborough/rules.yaml:1000:7\n10884 rules/marlborough/rules.yaml:1001:7\n10885 rules/marlborough/rules.yaml:1002:11\n10887 rules/marlborough/rules.yaml:1003:7\n10910 rules/marlborough/rules.yaml:2498:3\n10915 rules/marlborough/rules.yaml:2498:3\n10917 rules/marlborough/rules.yaml:2498:3\n10918 rules/marlborough/rules.yaml:2498:3\n10919 rules/marlborough/rules.yaml:2498:3\n10920 rules/marlborough/rules.yaml:2498:3\n10921 rules/marlborough/rules.yaml:2498:3\n10922 rules/marlborough/rules.yaml:2498:3\n10935 rules/marlborough/rules.yaml:2498:3\n10936 rules/marlborough/rules.yaml:2498:3\n10948 rules/marlborough/rules.yaml:2498:3\n10954 rules/marlborough/rules.yaml:2498:3\n10957 rules/marlborough/rules.yaml:2498:3\n10958 rules/marlborough/rules.yaml:2498:3\n10979 rules/marlborough/rules.yaml:2498:3\n11017 rules/marlborough/rules.yaml:2498:3\n11018 rules/marlborough/rules.yaml:2498:3\n11020 rules/marlborough/rules.yaml:2498:3\n11021 rules/marlborough/rules.yaml:2498:3\n11025 rules/marlborough/rules.yaml:2498:3\n11063 rules/marlborough/rules.yaml:1441:7\n11069 rules/marlborough/rules.yaml:1442:7\n11083 rules/marlborough/rules.yaml:1443:7\n11094 rules/marlborough/rules.yaml:1444:7\n11098 rules/marlborough/rules.yaml:1445:11\n11099 rules/marlborough/rules.yaml:1446:11\n11100 rules/marlborough/rules.yaml:1447:7\n11101 rules/marlborough/rules.yaml:1448:7\n11157 rules/marlborough/rules.yaml:1449:7\n11158 rules/marlborough/rules.yaml:1450:11\n11159 rules/marlborough/rules.yaml:1451:7\n11163 rules/marlborough/rules.yaml:1452:11\n11164 rules/marlborough/rules.yaml:1453:7\n11165 rules/marlborough/rules.yaml:1454:11\n11166 rules/marlborough/rules.yaml:1455:7\n11167 rules/marlborough/rules.yaml:1456:11\n11168 rules/marlborough/rules.yaml:1457:15\n11170 rules/marlborough/rules.yaml:1458:11\n11172 rules/marlborough/rules.yaml:1460:11\n11173 rules/marlborough/rules.yaml:1461:7\n11174 rules/marlborough/rules.yaml:1462:11\n11177 rules/marlborough/rules.yaml:1463:15\n11178 rules/marlborough/rules.yaml:1464:19\n11179 rules/marlborough/rules.yaml:1465:15\n11181 rules/marlborough/rules.yaml:1467:15\n11182 rules/marlborough/rules.yaml:1468:7\n11187 rules/marlborough/rules.yaml:1469:11\n11188 rules/marlborough/rules.yaml:1470:11\n11189 rules/marlborough/rules.yaml:1471:11\n11194 rules/marlborough/rules.yaml:1472:15\n11195 rules/marlborough/rules.yaml:1473:15\n11203 rules/marlborough/rules.yaml:1474:19\n11215 rules/marlborough/rules.yaml:1475:19\n11218 rules/marlborough/rules.yaml:1476:7\n11223 rules/marlborough/rules.yaml:1477:11\n11230 rules/marlborough/rules.yaml:1478:7\n11242 rules/marlborough/rules.yaml:1479:7\n11247 rules/marlborough/rules.yaml:1480:11\n11248 rules/marlborough/rules.yaml:1481:7\n11249 rules/marlborough/rules.yaml:1482:7\n11250 rules/marlborough/rules.yaml:1483:11\n11251 rules/marlborough/rules.yaml:1484:7\n11268 rules/marlborough/rules.yaml:1485:7\n11273 rules/marlborough/rules.yaml:1486:11\n11274 rules/marlborough/rules.yaml:1487:11\n11275 rules/marlborough/rules.yaml:1488:15\n11290 rules/marlborough/rules.yaml:1489:11\n11296 rules/marlborough/rules.yaml:1490:11\n11333 rules/marlborough/rules.yaml:1321:7\n11354 rules/marlborough/rules.yaml:1322:7\n11355 rules/marlborough/rules.yaml:1323:7\n11356 rules/marlborough/rules.yaml:1324:11\n11380 rules/marlborough/rules.yaml:1325:7\n11397 rules/marlborough/rules.yaml:1326:7\n11398 rules/marlborough/rules.yaml:1327:11\n11399 rules/marlborough/rules.yaml:1328:11\n11400 rules/marlborough/rules.yaml:1329:11\n11401 rules/marlborough/rules.yaml:1330:7\n11402 rules/marlborough/rules.yaml:1331:7\n11403 rules/marlborough/rules.yaml:1332:7\n11404 rules/marlborough/rules.yaml:1333:7\n11416 rules/marlborough/rules.yaml:1334:7\n11438 rules/marlborough/rules.yaml:1335:7\n11439 rules/marlborough/rules.yaml:1336:11\n11440 rules/marlborough/rules.yaml:1337:11\n11441 rules/marlborough/rules.yaml:1338:7\n11450 rules/marlborough/rules.yaml:1339:11\n11456 rules/marlborough/rules.yaml:1340:11\n11458 rules/marlborough/rules.yaml:1341:7\n11469 rules/marlborough/rules.yaml:1342:7\n11470 rules/marlborough/rules.yaml:1343:7\n11475 rules/marlborough/rules.yaml:1344:11\n11476 rules/marlborough/rules.yaml:1345:11\n11486 rules/marlborough/rules.yaml:1346:15\n11516 rules/marlborough/rules.yaml:1347:11\n11517 rules/marlborough/rules.yaml:1348:15\n11518 rules/marlborough/rules.yaml:1349:15\n11520 rules/marlborough/rules.yaml:1351:15\n11521 rules/marlborough/rules.yaml:1352:15\n11524 rules/marlborough/rules.yaml:1353:7\n11525 rules/marlborough/rules.yaml:1354:7\n11533 rules/marlborough/rules.yaml:1355:11\n11548 rules/marlborough/rules.yaml:1356:7\n11549 rules/marlborough/rules.yaml:1357:11\n11550 rules/marlborough/rules.yaml:1358:7\n11551 rules/marlborough/rules.yaml:1359:7\n11552 rules/marlborough/rules.yaml:1360:11\n11553 rules/marlborough/rules.yaml:1361:15\n11555 rules/marlborough/rules.yaml:1362:15\n11556 rules/marlborough/rules.yaml:1363:11\n11558 rules/marlborough/rules.yaml:1365:11\n11559 rules/marlborough/rules.yaml:1366:7\n11564 rules/marlborough/rules.yaml:1367:11\n11565 rules/marlborough/rules.yaml:1368:11\n11566 rules/marlborough/rules.yaml:1369:11\n11571 rules/marlborough/rules.yaml:1370:15\n11572 rules/marlborough/rules.yaml:1371:15\n11580 rules/marlborough/rules.yaml:1372:19\n11592 rules/marlborough/rules.yaml:1373:19\n11595 rules/marlborough/rules.yaml:1374:7\n11600 rules/marlborough/rules.yaml:1375:7\n11601 rules/marlborough/rules.yaml:1376:11\n11602 rules/marlborough/rules.yaml:1377:7\n11603 rules/marlborough/rules.yaml:1378:7\n11604 rules/marlborough/rules.yaml:1379:11\n11605 rules/marlborough/rules.yaml:1380:7\n11622 rules/marlborough/rules.yaml:1381:7\n11627 rules/marlborough/rules.yaml:1382:11\n11628 rules/marlborough/rules.yaml:1383:11\n11636 rules/marlborough/rules.yaml:1384:15\n11649 rules/marlborough/rules.yaml:1385:15\n11650 rules/marlborough/rules.yaml:1386:15\n11651 rules/marlborough/rules.yaml:1387:19\n11652 rules/marlborough/rules.yaml:1388:19\n11655 rules/marlborough/rules.yaml:1389:11\n11660 rules/marlborough/rules.yaml:1390:11\n11661 rules/marlborough/rules.yaml:1391:15\n11664 rules/marlborough/rules.yaml:1392:11\n11665 rules/marlborough/rules.yaml:1393:15\n11666 rules/marlborough/rules.yaml:1394:11\n11667 rules/marlborough/rules.yaml:1395:11\n11674 rules/marlborough/rules.yaml:1396:11\n11675 rules/marlborough/rules.yaml:1397:11\n11676 rules/marlborough/rules.yaml:1398:15\n11677 rules/marlborough/rules.yaml:1399:11\n11719 rules/marlborough/rules.yaml:1981:7\n11739 rules/marlborough/rules.yaml:1982:11\n11740 rules/marlborough/rules.yaml:1983:11\n11741 rules/marlborough/rules.yaml:1984:11\n11749 rules/marlborough/rules.yaml:1985:15\n11754 rules/marlborough/rules.yaml:1987:15\n11777 rules/marlborough/flow.yaml:11:7\n11791 rules/marlborough/flow.yaml:12:11\n11822 rules/marlborough/rules.yaml:941:7\n11823 rules/marlborough/rules.yaml:942:7\n11824 rules/marlborough/rules.yaml:943:7\n11834 rules/marlborough/rules.yaml:944:11\n11842 rules/marlborough/rules.yaml:945:11\n11843 rules/marlborough/rules.yaml:946:15\n11844 rules/marlborough/rules.yaml:947:15\n11847 rules/marlborough/rules.yaml:948:7\n11858 rules/marlborough/rules.yaml:949:11\n11859 rules/marlborough/rules.yaml:950:11\n11877 rules/marlborough/rules.yaml:951:11\n11878 rules/marlborough/rules.yaml:952:11\n11879 rules/marlborough/rules.yaml:953:11\n11883 rules/marlborough/rules.yaml:954:7\n11884 rules/marlborough/rules.yaml:955:11\n11897 rules/marlborough/rules.yaml:1549:7\n11898 rules/marlborough/rules.yaml:1550:7\n11903 rules/marlborough/rules.yaml:1551:11\n11910 rules/marlborough/rules.yaml:1552:11\n11913 rules/marlborough/rules.yaml:1553:7\n11916 rules/marlborough/rules.yaml:1554:7\n11917 rules/marlborough/rules.yaml:1555:7\n11918 rules/marlborough/rules.yaml:1556:11\n11920 rules/marlborough/rules.yaml:1558:11\n11944 rules/marlborough/rules.yaml:1999:7\n11945 rules/marlborough/rules.yaml:2000:7\n11956 rules/marlborough/rules.yaml:2001:11\n11957 rules/marlborough/rules.yaml:2002:11\n11972 rules/marlborough/rules.yaml:2003:15\n11973 rules/marlborough/rules.yaml:2004:15\n11981 rules/marlborough/rules.yaml:2005:15\n11999 rules/marlborough/rules.yaml:2006:15\n12000 rules/marlborough/rules.yaml:2007:15\n12009 rules/marlborough/rules.yaml:2008:19\n12036 rules/marlborough/rules.yaml:2009:19\n12037 rules/marlborough/rules.yaml:2010:23\n12040 rules/marlborough/rules.yaml:2011:23\n12041 rules/marlborough/rules.yaml:2012:23\n12042 rules/marlborough/rules.yaml:2013:19\n12043 rules/marlborough/rules.yaml:2014:23\n12044 rules/marlborough/rules.yaml:2015:23\n12045 rules/marlborough/rules.yaml:2016:23\n12071 rules/marlborough/rules.yaml:1647:7\n12075 rules/marlborough/rules.yaml:1648:7\n12089 rules/marlborough/rules.yaml:1649:11\n12096 rules/marlborough/rules.yaml:1650:11\n12101 rules/marlborough/rules.yaml:1651:7\n12115 rules/marlborough/rules.yaml:1652:11\n12129 rules/marlborough/flow.yaml:104:7\n12134 rules/marlborough/flow.yaml:105:11\n12153 rules/marlborough/flow.yaml:50:7\n12160 rules/marlborough/flow.yaml:51:11\n12174 rules/marlborough/flow.yaml:52:15\n12192 rules/marlborough/flow.yaml:67:7\n12199 rules/marlborough/flow.yaml:68:11\n12213 rules/marlborough/flow.yaml:69:15\n12227 rules/marlborough/flow.yaml:85:7\n12246 rules/marlborough/flow.yaml:61:7\n12253 rules/marlborough/flow.yaml:62:11\n12267 rules/marlborough/flow.yaml:63:15\n12285 rules/marlborough/flow.yaml:89:7\n12299 rules/marlborough/flow.yaml:90:11\n12313 rules/marlborough/flow.yaml:45:7\n12318 rules/marlborough/flow.yaml:46:11\n12337 rules/marlborough/flow.yaml:79:7\n12342 rules/marlborough/flow.yaml:80:11\n12356 rules/marlborough/flow.yaml:81:15\n12370 rules/marlborough/flow.yaml:56:7\n12375 rules/marlborough/flow.yaml:57:11\n12392 rules/marlborough/rules.yaml:1043:7\n12398 rules/marlborough/rules.yaml:1044:7\n12399 rules/marlborough/rules.yaml:1045:11\n12400 rules/marlborough/rules.yaml:1046:7\n12411 rules/marlborough/rules.yaml:1047:7\n12412 rules/marlborough/rules.yaml:1048:7\n12424 rules/marlborough/rules.yaml:2095:7\n12429 rules/marlborough/rules.yaml:2096:7\n12430 rules/marlborough/rules.yaml:2097:11\n12431 rules/marlborough/rules.yaml:2098:11\n12432 rules/marlborough/rules.yaml:2099:7\n12433 rules/marlborough/rules.yaml:2100:7\n12440 rules/marlborough/rules.yaml:2101:7"
+_ORIGINS = "1237 rules/marlborough/rules.yaml:482:7\n1252 rules/marlborough/rules.yaml:247:7\n1258 rules/marlborough/rules.yaml:248:7\n1267 rules/marlborough/rules.yaml:249:7\n1290 rules/marlborough/rules.yaml:137:7\n1291 rules/marlborough/rules.yaml:138:7\n1292 rules/marlborough/rules.yaml:139:11\n1293 rules/marlborough/rules.yaml:140:11\n1294 rules/marlborough/rules.yaml:141:15\n1295 rules/marlborough/rules.yaml:142:7\n1316 rules/marlborough/rules.yaml:351:7\n1331 rules/marlborough/rules.yaml:694:7\n1340 rules/marlborough/rules.yaml:695:7\n1345 rules/marlborough/rules.yaml:696:7\n1346 rules/marlborough/rules.yaml:697:7\n1347 rules/marlborough/rules.yaml:698:7\n1352 rules/marlborough/rules.yaml:699:11\n1353 rules/marlborough/rules.yaml:700:11\n1359 rules/marlborough/rules.yaml:701:11\n1360 rules/marlborough/rules.yaml:702:11\n1361 rules/marlborough/rules.yaml:703:11\n1362 rules/marlborough/rules.yaml:704:7\n1366 rules/marlborough/rules.yaml:2517:1\n1371 rules/marlborough/rules.yaml:2517:1\n1376 rules/marlborough/rules.yaml:2517:1\n1383 rules/marlborough/rules.yaml:2517:1\n1393 rules/marlborough/rules.yaml:2517:1\n1403 rules/marlborough/rules.yaml:2517:1\n1413 rules/marlborough/rules.yaml:2517:1\n1423 rules/marlborough/rules.yaml:2517:1\n1434 rules/marlborough/rules.yaml:2517:1\n1443 rules/marlborough/rules.yaml:2517:1\n1448 rules/marlborough/rules.yaml:2517:1\n1453 rules/marlborough/rules.yaml:224:7\n1454 rules/marlborough/rules.yaml:225:11\n1455 rules/marlborough/rules.yaml:226:7\n1456 rules/marlborough/rules.yaml:227:7\n1466 rules/marlborough/rules.yaml:228:7\n1467 rules/marlborough/rules.yaml:229:7\n1470 rules/marlborough/rules.yaml:230:7\n1471 rules/marlborough/rules.yaml:231:11\n1479 rules/marlborough/rules.yaml:232:11\n1480 rules/marlborough/rules.yaml:233:7\n1485 rules/marlborough/rules.yaml:234:7\n1502 rules/marlborough/rules.yaml:661:7\n1503 rules/marlborough/rules.yaml:662:7\n1508 rules/marlborough/rules.yaml:663:11\n1510 rules/marlborough/rules.yaml:665:11\n1511 rules/marlborough/rules.yaml:666:7\n1512 rules/marlborough/rules.yaml:667:7\n1521 rules/marlborough/rules.yaml:668:11\n1522 rules/marlborough/rules.yaml:669:7\n1527 rules/marlborough/rules.yaml:670:7\n1535 rules/marlborough/rules.yaml:671:11\n1536 rules/marlborough/rules.yaml:672:7\n1539 rules/marlborough/rules.yaml:673:11\n1545 rules/marlborough/rules.yaml:674:7\n1554 rules/marlborough/rules.yaml:675:11\n1555 rules/marlborough/rules.yaml:676:7\n1564 rules/marlborough/rules.yaml:677:11\n1565 rules/marlborough/rules.yaml:678:7\n1574 rules/marlborough/rules.yaml:679:11\n1575 rules/marlborough/rules.yaml:680:7\n1584 rules/marlborough/rules.yaml:681:11\n1585 rules/marlborough/rules.yaml:682:7\n1590 rules/marlborough/rules.yaml:643:7\n1603 rules/marlborough/rules.yaml:821:7\n1608 rules/marlborough/rules.yaml:822:7\n1617 rules/marlborough/rules.yaml:182:7\n1618 rules/marlborough/rules.yaml:183:7\n1619 rules/marlborough/rules.yaml:184:11\n1620 rules/marlborough/rules.yaml:185:7\n1621 rules/marlborough/rules.yaml:186:11\n1622 rules/marlborough/rules.yaml:187:7\n1626 rules/marlborough/rules.yaml:65:7\n1635 rules/marlborough/rules.yaml:66:7\n1644 rules/marlborough/rules.yaml:461:7\n1652 rules/marlborough/rules.yaml:462:7\n1653 rules/marlborough/rules.yaml:463:11\n1654 rules/marlborough/rules.yaml:464:7\n1665 rules/marlborough/rules.yaml:465:7\n1670 rules/marlborough/rules.yaml:466:7\n1671 rules/marlborough/rules.yaml:467:11\n1672 rules/marlborough/rules.yaml:468:7\n1673 rules/marlborough/rules.yaml:469:11\n1674 rules/marlborough/rules.yaml:470:7\n1683 rules/marlborough/rules.yaml:471:7\n1691 rules/marlborough/rules.yaml:472:7\n1692 rules/marlborough/rules.yaml:473:11\n1693 rules/marlborough/rules.yaml:474:7\n1707 rules/marlborough/rules.yaml:158:7\n1715 rules/marlborough/rules.yaml:101:7\n1722 rules/marlborough/rules.yaml:91:7\n1737 rules/marlborough/rules.yaml:610:7\n1742 rules/marlborough/rules.yaml:166:7\n1743 rules/marlborough/rules.yaml:167:7\n1744 rules/marlborough/rules.yaml:168:11\n1745 rules/marlborough/rules.yaml:169:11\n1746 rules/marlborough/rules.yaml:170:15\n1747 rules/marlborough/rules.yaml:171:7\n1763 rules/marlborough/rules.yaml:716:7\n1764 rules/marlborough/rules.yaml:717:7\n1765 rules/marlborough/rules.yaml:718:11\n1766 rules/marlborough/rules.yaml:719:7\n1773 rules/marlborough/rules.yaml:301:7\n1774 rules/marlborough/rules.yaml:302:7\n1777 rules/marlborough/rules.yaml:303:11\n1778 rules/marlborough/rules.yaml:304:7\n1779 rules/marlborough/rules.yaml:305:11\n1780 rules/marlborough/rules.yaml:306:7\n1788 rules/marlborough/rules.yaml:307:7\n1789 rules/marlborough/rules.yaml:308:7\n1795 rules/marlborough/rules.yaml:309:11\n1796 rules/marlborough/rules.yaml:310:7\n1797 rules/marlborough/rules.yaml:311:11\n1805 rules/marlborough/rules.yaml:312:11\n1811 rules/marlborough/rules.yaml:313:7\n1816 rules/marlborough/rules.yaml:364:7\n1821 rules/marlborough/rules.yaml:365:7\n1822 rules/marlborough/rules.yaml:366:7\n1825 rules/marlborough/rules.yaml:367:11\n1826 rules/marlborough/rules.yaml:368:7\n1832 rules/marlborough/rules.yaml:109:7\n1839 rules/marlborough/rules.yaml:110:11\n1840 rules/marlborough/rules.yaml:111:7\n1841 rules/marlborough/rules.yaml:112:7\n1842 rules/marlborough/rules.yaml:113:11\n1843 rules/marlborough/rules.yaml:114:7\n1847 rules/marlborough/rules.yaml:339:7\n1854 rules/marlborough/rules.yaml:36:7\n1855 rules/marlborough/rules.yaml:37:11\n1856 rules/marlborough/rules.yaml:38:7\n1870 rules/marlborough/rules.yaml:77:7\n1871 rules/marlborough/rules.yaml:78:11\n1872 rules/marlborough/rules.yaml:79:7\n1873 rules/marlborough/rules.yaml:80:7\n1874 rules/marlborough/rules.yaml:81:11\n1894 rules/marlborough/rules.yaml:82:15\n1895 rules/marlborough/rules.yaml:83:7\n1899 rules/marlborough/rules.yaml:624:7\n1904 rules/marlborough/rules.yaml:435:7\n1928 rules/marlborough/rules.yaml:394:7\n1929 rules/marlborough/rules.yaml:395:11\n1930 rules/marlborough/rules.yaml:396:7\n1931 rules/marlborough/rules.yaml:397:11\n1932 rules/marlborough/rules.yaml:398:7\n1933 rules/marlborough/rules.yaml:399:11\n1934 rules/marlborough/rules.yaml:400:7\n1935 rules/marlborough/rules.yaml:401:11\n1936 rules/marlborough/rules.yaml:402:7\n1940 rules/marlborough/rules.yaml:631:7\n1952 rules/marlborough/rules.yaml:500:7\n1961 rules/marlborough/rules.yaml:501:7\n1973 rules/marlborough/rules.yaml:502:7\n1974 rules/marlborough/rules.yaml:503:7\n1979 rules/marlborough/rules.yaml:504:11\n1992 rules/marlborough/rules.yaml:505:15\n1993 rules/marlborough/rules.yaml:506:15\n1998 rules/marlborough/rules.yaml:507:19\n1999 rules/marlborough/rules.yaml:508:15\n2000 rules/marlborough/rules.yaml:509:19\n2005 rules/marlborough/rules.yaml:510:23\n2009 rules/marlborough/rules.yaml:511:7\n2010 rules/marlborough/rules.yaml:512:7\n2016 rules/marlborough/rules.yaml:513:7\n2032 rules/marlborough/rules.yaml:572:7\n2048 rules/marlborough/rules.yaml:573:7\n2049 rules/marlborough/rules.yaml:574:11\n2050 rules/marlborough/rules.yaml:575:7\n2062 rules/marlborough/rules.yaml:576:7\n2071 rules/marlborough/rules.yaml:577:7\n2072 rules/marlborough/rules.yaml:578:7\n2073 rules/marlborough/rules.yaml:579:11\n2074 rules/marlborough/rules.yaml:580:15\n2075 rules/marlborough/rules.yaml:581:19\n2077 rules/marlborough/rules.yaml:583:19\n2103 rules/marlborough/rules.yaml:584:19\n2109 rules/marlborough/rules.yaml:585:23\n2110 rules/marlborough/rules.yaml:586:7\n2115 rules/marlborough/rules.yaml:541:7\n2121 rules/marlborough/rules.yaml:542:7\n2158 rules/marlborough/rules.yaml:122:7\n2159 rules/marlborough/rules.yaml:123:11\n2160 rules/marlborough/rules.yaml:124:7\n2161 rules/marlborough/rules.yaml:125:7\n2162 rules/marlborough/rules.yaml:126:11\n2163 rules/marlborough/rules.yaml:127:7\n2167 rules/marlborough/rules.yaml:24:7\n2176 rules/marlborough/rules.yaml:150:7\n2177 rules/marlborough/rules.yaml:151:7\n2183 rules/marlborough/rules.yaml:416:7\n2184 rules/marlborough/rules.yaml:417:7\n2190 rules/marlborough/rules.yaml:418:11\n2194 rules/marlborough/rules.yaml:419:15\n2200 rules/marlborough/rules.yaml:420:15\n2201 rules/marlborough/rules.yaml:421:19\n2210 rules/marlborough/rules.yaml:422:23\n2211 rules/marlborough/rules.yaml:423:7\n2216 rules/marlborough/rules.yaml:604:7\n2225 rules/marlborough/rules.yaml:323:7\n2226 rules/marlborough/rules.yaml:324:7\n2227 rules/marlborough/rules.yaml:325:11\n2228 rules/marlborough/rules.yaml:326:7\n2231 rules/marlborough/rules.yaml:327:11\n2232 rules/marlborough/rules.yaml:328:7\n2236 rules/marlborough/rules.yaml:329:11\n2237 rules/marlborough/rules.yaml:330:7\n2244 rules/marlborough/rules.yaml:807:7\n2249 rules/marlborough/rules.yaml:808:7\n2274 rules/marlborough/rules.yaml:809:7\n2289 rules/marlborough/rules.yaml:810:7\n2308 rules/marlborough/rules.yaml:746:7\n2309 rules/marlborough/rules.yaml:747:11\n2310 rules/marlborough/rules.yaml:748:7\n2311 rules/marlborough/rules.yaml:749:11\n2312 rules/marlborough/rules.yaml:750:7\n2317 rules/marlborough/rules.yaml:764:7\n2322 rules/marlborough/rules.yaml:765:7\n2327 rules/marlborough/rules.yaml:766:7\n2337 rules/marlborough/rules.yaml:777:7\n2342 rules/marlborough/rules.yaml:778:11\n2343 rules/marlborough/rules.yaml:779:7\n2344 rules/marlborough/rules.yaml:780:7\n2345 rules/marlborough/rules.yaml:781:11\n2346 rules/marlborough/rules.yaml:782:11\n2350 rules/marlborough/rules.yaml:783:15\n2351 rules/marlborough/rules.yaml:784:15\n2352 rules/marlborough/rules.yaml:785:19\n2353 rules/marlborough/rules.yaml:786:7\n2358 rules/marlborough/rules.yaml:524:7\n2367 rules/marlborough/rules.yaml:525:7\n2368 rules/marlborough/rules.yaml:526:7\n2384 rules/marlborough/rules.yaml:527:7\n2393 rules/marlborough/rules.yaml:528:7\n2405 rules/marlborough/rules.yaml:529:7\n2418 rules/marlborough/rules.yaml:530:7\n2429 rules/marlborough/rules.yaml:47:7\n2430 rules/marlborough/rules.yaml:48:11\n2431 rules/marlborough/rules.yaml:49:7\n2436 rules/marlborough/rules.yaml:553:7\n2437 rules/marlborough/rules.yaml:554:7\n2443 rules/marlborough/rules.yaml:555:7\n2444 rules/marlborough/rules.yaml:556:7\n2445 rules/marlborough/rules.yaml:557:7\n2446 rules/marlborough/rules.yaml:558:7\n2465 rules/marlborough/rules.yaml:284:7\n2466 rules/marlborough/rules.yaml:285:7\n2473 rules/marlborough/rules.yaml:286:11\n2474 rules/marlborough/rules.yaml:287:7\n2475 rules/marlborough/rules.yaml:288:11\n2476 rules/marlborough/rules.yaml:289:7\n2481 rules/marlborough/rules.yaml:271:7\n2486 rules/marlborough/rules.yaml:272:7\n2498 rules/marlborough/rules.yaml:730:7\n2499 rules/marlborough/rules.yaml:731:11\n2500 rules/marlborough/rules.yaml:732:7\n2501 rules/marlborough/rules.yaml:733:11\n2502 rules/marlborough/rules.yaml:734:7\n2503 rules/marlborough/rules.yaml:735:11\n2504 rules/marlborough/rules.yaml:736:7\n2508 rules/marlborough/rules.yaml:259:7\n2511 rules/marlborough/rules.yaml:260:11\n2512 rules/marlborough/rules.yaml:261:7\n2513 rules/marlborough/rules.yaml:262:11\n2514 rules/marlborough/rules.yaml:263:7\n2518 rules/marlborough/rules.yaml:57:7\n2525 rules/marlborough/rules.yaml:381:7\n2526 rules/marlborough/rules.yaml:382:11\n2527 rules/marlborough/rules.yaml:383:7\n2531 rules/marlborough/rules.yaml:448:7\n2537 rules/marlborough/rules.yaml:449:7\n2542 rules/marlborough/rules.yaml:594:7\n2547 rules/marlborough/rules.yaml:595:7\n2548 rules/marlborough/rules.yaml:596:7\n2556 rules/marlborough/rules.yaml:651:7\n2563 rules/marlborough/rules.yaml:2458:3\n2570 rules/marlborough/rules.yaml:2458:3\n2585 rules/marlborough/rules.yaml:2479:3\n2592 rules/marlborough/rules.yaml:2479:3\n2600 rules/marlborough/rules.yaml:2498:3\n2605 rules/marlborough/rules.yaml:2498:3\n2609 rules/marlborough/rules.yaml:794:7\n2617 rules/marlborough/rules.yaml:200:7\n2623 rules/marlborough/rules.yaml:201:7\n2624 rules/marlborough/rules.yaml:202:7\n2625 rules/marlborough/rules.yaml:203:7\n2626 rules/marlborough/rules.yaml:204:11\n2627 rules/marlborough/rules.yaml:205:11\n2637 rules/marlborough/rules.yaml:206:15\n2641 rules/marlborough/rules.yaml:207:19\n2674 rules/marlborough/rules.yaml:209:19\n2691 rules/marlborough/rules.yaml:210:7\n2695 rules/marlborough/cards.yaml:383:14\n2699 rules/marlborough/cards.yaml:391:14\n2703 rules/marlborough/cards.yaml:15:14\n2707 rules/marlborough/cards.yaml:23:14\n2711 rules/marlborough/cards.yaml:31:14\n2715 rules/marlborough/cards.yaml:39:14\n2719 rules/marlborough/cards.yaml:47:14\n2723 rules/marlborough/cards.yaml:55:14\n2727 rules/marlborough/cards.yaml:63:14\n2731 rules/marlborough/cards.yaml:71:14\n2735 rules/marlborough/cards.yaml:79:14\n2739 rules/marlborough/cards.yaml:87:14\n2743 rules/marlborough/cards.yaml:95:14\n2747 rules/marlborough/cards.yaml:103:14\n2751 rules/marlborough/cards.yaml:111:14\n2755 rules/marlborough/cards.yaml:119:14\n2759 rules/marlborough/cards.yaml:127:14\n2763 rules/marlborough/cards.yaml:199:14\n2767 rules/marlborough/cards.yaml:135:14\n2771 rules/marlborough/cards.yaml:143:14\n2775 rules/marlborough/cards.yaml:151:14\n2779 rules/marlborough/cards.yaml:159:14\n2783 rules/marlborough/cards.yaml:167:14\n2787 rules/marlborough/cards.yaml:175:14\n2791 rules/marlborough/cards.yaml:183:14\n2795 rules/marlborough/cards.yaml:191:14\n2799 rules/marlborough/cards.yaml:271:14\n2803 rules/marlborough/cards.yaml:279:14\n2807 rules/marlborough/cards.yaml:287:14\n2811 rules/marlborough/cards.yaml:295:14\n2815 rules/marlborough/cards.yaml:303:14\n2819 rules/marlborough/cards.yaml:311:14\n2823 rules/marlborough/cards.yaml:319:14\n2827 rules/marlborough/cards.yaml:327:14\n2831 rules/marlborough/cards.yaml:335:14\n2835 rules/marlborough/cards.yaml:343:14\n2839 rules/marlborough/cards.yaml:351:14\n2843 rules/marlborough/cards.yaml:359:14\n2847 rules/marlborough/cards.yaml:367:14\n2851 rules/marlborough/cards.yaml:375:14\n2855 rules/marlborough/cards.yaml:207:14\n2859 rules/marlborough/cards.yaml:215:14\n2863 rules/marlborough/cards.yaml:223:14\n2867 rules/marlborough/cards.yaml:231:14\n2871 rules/marlborough/cards.yaml:239:14\n2875 rules/marlborough/cards.yaml:247:14\n2879 rules/marlborough/cards.yaml:255:14\n2883 rules/marlborough/cards.yaml:263:14\n2887 rules/marlborough/rules.yaml:2584:9\n2891 rules/marlborough/rules.yaml:2556:9\n2899 rules/marlborough/rules.yaml:2599:9\n2900 rules/marlborough/rules.yaml:2600:9\n2901 rules/marlborough/rules.yaml:2601:9\n2908 rules/marlborough/rules.yaml:2563:9\n2909 rules/marlborough/rules.yaml:2564:9\n2910 rules/marlborough/rules.yaml:2565:9\n2916 rules/marlborough/rules.yaml:2572:9\n2922 rules/marlborough/rules.yaml:2573:9\n2923 rules/marlborough/rules.yaml:2574:9\n2924 rules/marlborough/rules.yaml:2575:13\n2926 rules/marlborough/rules.yaml:2576:13\n2929 rules/marlborough/rules.yaml:2578:13\n2934 rules/marlborough/rules.yaml:2590:9\n2936 rules/marlborough/rules.yaml:2591:9\n2938 rules/marlborough/rules.yaml:2592:9\n2943 rules/marlborough/rules.yaml:2546:9\n2946 rules/marlborough/rules.yaml:2547:9\n2952 rules/marlborough/rules.yaml:962:7\n2956 rules/marlborough/rules.yaml:963:11\n2957 rules/marlborough/rules.yaml:964:11\n2963 rules/marlborough/rules.yaml:1660:7\n2964 rules/marlborough/rules.yaml:1661:7\n2966 rules/marlborough/rules.yaml:1662:7\n2968 rules/marlborough/rules.yaml:1663:7\n2969 rules/marlborough/rules.yaml:1664:7\n2991 rules/marlborough/rules.yaml:1665:11\n3004 rules/marlborough/rules.yaml:1666:15\n3006 rules/marlborough/rules.yaml:1667:15\n3008 rules/marlborough/rules.yaml:1668:15\n3013 rules/marlborough/rules.yaml:908:7\n3017 rules/marlborough/rules.yaml:909:11\n3018 rules/marlborough/rules.yaml:910:11\n3019 rules/marlborough/rules.yaml:911:15\n3025 rules/marlborough/rules.yaml:912:15\n3027 rules/marlborough/rules.yaml:913:15\n3028 rules/marlborough/rules.yaml:914:15\n3030 rules/marlborough/rules.yaml:915:15\n3031 rules/marlborough/rules.yaml:916:11\n3033 rules/marlborough/rules.yaml:917:7\n3034 rules/marlborough/rules.yaml:918:7\n3036 rules/marlborough/rules.yaml:919:7\n3039 rules/marlborough/rules.yaml:920:11\n3040 rules/marlborough/rules.yaml:921:7\n3042 rules/marlborough/rules.yaml:922:7\n3043 rules/marlborough/rules.yaml:923:7\n3065 rules/marlborough/rules.yaml:924:11\n3078 rules/marlborough/rules.yaml:925:15\n3080 rules/marlborough/rules.yaml:926:15\n3082 rules/marlborough/rules.yaml:927:15\n3086 rules/marlborough/flow.yaml:110:7\n3087 rules/marlborough/flow.yaml:111:11\n3088 rules/marlborough/flow.yaml:112:7\n3094 rules/marlborough/rules.yaml:2064:7\n3095 rules/marlborough/rules.yaml:2065:11\n3097 rules/marlborough/rules.yaml:2067:11\n3099 rules/marlborough/rules.yaml:2069:11\n3100 rules/marlborough/rules.yaml:2070:11\n3103 rules/marlborough/rules.yaml:2071:11\n3109 rules/marlborough/rules.yaml:1293:7\n3115 rules/marlborough/rules.yaml:1294:11\n3116 rules/marlborough/rules.yaml:1295:15\n3125 rules/marlborough/rules.yaml:1296:15\n3138 rules/marlborough/rules.yaml:1297:15\n3139 rules/marlborough/rules.yaml:1298:15\n3150 rules/marlborough/rules.yaml:1299:15\n3151 rules/marlborough/rules.yaml:1300:19\n3152 rules/marlborough/rules.yaml:1301:19\n3158 rules/marlborough/rules.yaml:856:7\n3159 rules/marlborough/rules.yaml:857:7\n3164 rules/marlborough/rules.yaml:858:11\n3165 rules/marlborough/rules.yaml:859:11\n3168 rules/marlborough/rules.yaml:860:11\n3169 rules/marlborough/rules.yaml:861:7\n3170 rules/marlborough/rules.yaml:862:7\n3175 rules/marlborough/rules.yaml:2231:7\n3176 rules/marlborough/rules.yaml:2232:7\n3177 rules/marlborough/rules.yaml:2233:11\n3183 rules/marlborough/rules.yaml:2234:11\n3184 rules/marlborough/rules.yaml:2235:11\n3185 rules/marlborough/rules.yaml:2236:11\n3196 rules/marlborough/rules.yaml:2237:11\n3207 rules/marlborough/rules.yaml:2238:11\n3209 rules/marlborough/rules.yaml:2239:11\n3210 rules/marlborough/rules.yaml:2240:15\n3212 rules/marlborough/rules.yaml:2242:15\n3216 rules/marlborough/rules.yaml:1731:7\n3217 rules/marlborough/rules.yaml:1732:7\n3222 rules/marlborough/rules.yaml:1733:11\n3227 rules/marlborough/rules.yaml:1967:7\n3228 rules/marlborough/rules.yaml:1968:11\n3232 rules/marlborough/flow.yaml:16:7\n3233 rules/marlborough/flow.yaml:17:11\n3234 rules/marlborough/flow.yaml:18:15\n3237 rules/marlborough/flow.yaml:19:19\n3238 rules/marlborough/flow.yaml:20:19\n3244 rules/marlborough/rules.yaml:895:7\n3245 rules/marlborough/rules.yaml:896:11\n3248 rules/marlborough/rules.yaml:898:11\n3250 rules/marlborough/rules.yaml:899:7\n3252 rules/marlborough/rules.yaml:900:7\n3253 rules/marlborough/rules.yaml:901:11\n3258 rules/marlborough/rules.yaml:869:7\n3259 rules/marlborough/rules.yaml:870:7\n3265 rules/marlborough/rules.yaml:2081:7\n3266 rules/marlborough/rules.yaml:2082:7\n3269 rules/marlborough/rules.yaml:2083:7\n3275 rules/marlborough/flow.yaml:94:7\n3280 rules/marlborough/flow.yaml:95:7\n3285 rules/marlborough/flow.yaml:96:7\n3287 rules/marlborough/flow.yaml:97:7\n3288 rules/marlborough/flow.yaml:98:11\n3290 rules/marlborough/flow.yaml:100:11\n3294 rules/marlborough/flow.yaml:73:7\n3295 rules/marlborough/flow.yaml:74:11\n3296 rules/marlborough/flow.yaml:75:15\n3301 rules/marlborough/flow.yaml:25:7\n3302 rules/marlborough/flow.yaml:26:11\n3307 rules/marlborough/flow.yaml:27:11\n3310 rules/marlborough/flow.yaml:29:11\n3311 rules/marlborough/flow.yaml:30:11\n3312 rules/marlborough/flow.yaml:31:15\n3313 rules/marlborough/flow.yaml:32:11\n3314 rules/marlborough/flow.yaml:33:15\n3315 rules/marlborough/flow.yaml:34:15\n3316 rules/marlborough/flow.yaml:35:15\n3321 rules/marlborough/flow.yaml:36:19\n3322 rules/marlborough/flow.yaml:37:19\n3323 rules/marlborough/flow.yaml:38:19\n3325 rules/marlborough/flow.yaml:39:15\n3326 rules/marlborough/flow.yaml:40:11\n3329 rules/marlborough/flow.yaml:41:11\n3335 rules/marlborough/rules.yaml:877:7\n3336 rules/marlborough/rules.yaml:878:11\n3338 rules/marlborough/rules.yaml:879:11\n3340 rules/marlborough/rules.yaml:880:7\n3341 rules/marlborough/rules.yaml:881:7\n3342 rules/marlborough/rules.yaml:882:7\n3343 rules/marlborough/rules.yaml:883:7\n3344 rules/marlborough/rules.yaml:884:11\n3348 rules/marlborough/rules.yaml:886:11\n3356 rules/marlborough/rules.yaml:888:11\n3368 rules/marlborough/rules.yaml:2473:7\n3371 rules/marlborough/rules.yaml:2474:7\n3372 rules/marlborough/rules.yaml:2475:11\n3374 rules/marlborough/rules.yaml:2477:11\n3375 rules/marlborough/rules.yaml:2478:7\n3382 rules/marlborough/rules.yaml:2493:7\n3385 rules/marlborough/rules.yaml:2494:7\n3386 rules/marlborough/rules.yaml:2495:7\n3391 rules/marlborough/rules.yaml:2512:7\n3394 rules/marlborough/rules.yaml:2513:7\n3395 rules/marlborough/rules.yaml:2514:7\n3398 rules/marlborough/rules.yaml:2515:7\n3773 rules/marlborough/rules.yaml:1018:7\n3774 rules/marlborough/rules.yaml:1019:7\n3782 rules/marlborough/rules.yaml:1020:11\n3783 rules/marlborough/rules.yaml:1021:7\n3823 rules/marlborough/rules.yaml:1022:7\n3824 rules/marlborough/rules.yaml:1023:11\n3825 rules/marlborough/rules.yaml:1024:7\n3826 rules/marlborough/rules.yaml:1025:7\n3832 rules/marlborough/rules.yaml:1026:7\n3833 rules/marlborough/rules.yaml:1027:11\n3835 rules/marlborough/rules.yaml:1028:11\n3839 rules/marlborough/rules.yaml:1029:15\n3840 rules/marlborough/rules.yaml:1030:7\n3841 rules/marlborough/rules.yaml:1031:11\n3842 rules/marlborough/rules.yaml:1033:7\n3860 rules/marlborough/rules.yaml:1034:11\n3866 rules/marlborough/rules.yaml:1035:15\n3873 rules/marlborough/rules.yaml:1125:7\n3879 rules/marlborough/rules.yaml:1126:7\n3885 rules/marlborough/rules.yaml:1127:7\n3886 rules/marlborough/rules.yaml:1128:11\n3888 rules/marlborough/rules.yaml:1129:7\n3889 rules/marlborough/rules.yaml:1130:11\n3891 rules/marlborough/rules.yaml:1131:7\n3892 rules/marlborough/rules.yaml:1132:7\n3893 rules/marlborough/rules.yaml:1134:7\n3894 rules/marlborough/rules.yaml:1135:11\n3900 rules/marlborough/rules.yaml:1136:11\n3910 rules/marlborough/rules.yaml:1139:11\n3911 rules/marlborough/rules.yaml:1141:11\n3912 rules/marlborough/rules.yaml:1143:19\n3915 rules/marlborough/rules.yaml:1146:23\n3917 rules/marlborough/rules.yaml:1149:19\n3922 rules/marlborough/rules.yaml:1151:19\n3928 rules/marlborough/rules.yaml:1155:11\n3929 rules/marlborough/rules.yaml:1156:11\n3932 rules/marlborough/rules.yaml:1157:11\n3937 rules/marlborough/rules.yaml:1158:11\n3938 rules/marlborough/rules.yaml:1159:11\n3939 rules/marlborough/rules.yaml:1160:15\n3945 rules/marlborough/rules.yaml:1163:15\n3946 rules/marlborough/rules.yaml:1164:15\n3948 rules/marlborough/rules.yaml:1166:15\n3949 rules/marlborough/rules.yaml:1168:15\n3950 rules/marlborough/rules.yaml:1169:15\n3951 rules/marlborough/rules.yaml:1170:15\n3953 rules/marlborough/rules.yaml:1172:15\n3954 rules/marlborough/rules.yaml:1174:15\n3955 rules/marlborough/rules.yaml:1175:15\n3956 rules/marlborough/rules.yaml:1176:15\n3957 rules/marlborough/rules.yaml:1177:11\n3958 rules/marlborough/rules.yaml:1178:11\n3959 rules/marlborough/rules.yaml:1179:11\n3960 rules/marlborough/rules.yaml:1181:11\n3961 rules/marlborough/rules.yaml:1182:11\n3962 rules/marlborough/rules.yaml:1183:11\n3963 rules/marlborough/rules.yaml:1185:19\n3964 rules/marlborough/rules.yaml:1186:19\n3973 rules/marlborough/rules.yaml:1187:23\n3974 rules/marlborough/rules.yaml:1188:23\n3976 rules/marlborough/rules.yaml:1190:19\n3977 rules/marlborough/rules.yaml:1191:23\n3979 rules/marlborough/rules.yaml:1193:23\n3983 rules/marlborough/rules.yaml:1197:19\n3984 rules/marlborough/rules.yaml:1198:19\n3985 rules/marlborough/rules.yaml:1199:19\n3986 rules/marlborough/rules.yaml:1200:23\n3990 rules/marlborough/rules.yaml:1204:19\n3991 rules/marlborough/rules.yaml:1205:19\n3992 rules/marlborough/rules.yaml:1206:19\n4009 rules/marlborough/rules.yaml:1207:23\n4011 rules/marlborough/rules.yaml:1209:19\n4018 rules/marlborough/rules.yaml:2458:3\n4019 rules/marlborough/rules.yaml:2458:3\n4021 rules/marlborough/rules.yaml:2458:3\n4022 rules/marlborough/rules.yaml:2458:3\n4023 rules/marlborough/rules.yaml:2458:3\n4024 rules/marlborough/rules.yaml:2458:3\n4025 rules/marlborough/rules.yaml:2458:3\n4026 rules/marlborough/rules.yaml:2458:3\n4033 rules/marlborough/rules.yaml:2458:3\n4034 rules/marlborough/rules.yaml:2458:3\n4035 rules/marlborough/rules.yaml:2458:3\n4036 rules/marlborough/rules.yaml:2458:3\n4050 rules/marlborough/rules.yaml:2458:3\n4051 rules/marlborough/rules.yaml:2458:3\n4053 rules/marlborough/rules.yaml:2458:3\n4054 rules/marlborough/rules.yaml:2458:3\n4055 rules/marlborough/rules.yaml:2458:3\n4057 rules/marlborough/rules.yaml:2458:3\n4058 rules/marlborough/rules.yaml:2458:3\n4061 rules/marlborough/rules.yaml:2458:3\n4079 rules/marlborough/rules.yaml:1220:7\n4085 rules/marlborough/rules.yaml:1221:7\n4086 rules/marlborough/rules.yaml:1222:7\n4092 rules/marlborough/rules.yaml:1223:7\n4093 rules/marlborough/rules.yaml:1224:7\n4097 rules/marlborough/rules.yaml:1225:7\n4101 rules/marlborough/rules.yaml:1226:7\n4102 rules/marlborough/rules.yaml:1227:11\n4103 rules/marlborough/rules.yaml:1228:7\n4104 rules/marlborough/rules.yaml:1229:7\n4105 rules/marlborough/rules.yaml:1230:7\n4110 rules/marlborough/rules.yaml:1231:7\n4115 rules/marlborough/rules.yaml:1232:7\n4116 rules/marlborough/rules.yaml:1233:7\n4117 rules/marlborough/rules.yaml:1234:7\n4118 rules/marlborough/rules.yaml:1235:7\n4119 rules/marlborough/rules.yaml:1236:7\n4120 rules/marlborough/rules.yaml:1237:7\n4121 rules/marlborough/rules.yaml:1238:7\n4122 rules/marlborough/rules.yaml:1239:7\n4123 rules/marlborough/rules.yaml:1240:7\n4124 rules/marlborough/rules.yaml:1241:7\n4125 rules/marlborough/rules.yaml:1242:7\n4142 rules/marlborough/rules.yaml:1243:7\n4143 rules/marlborough/rules.yaml:1244:7\n4144 rules/marlborough/rules.yaml:1245:11\n4171 rules/marlborough/rules.yaml:1246:7\n4172 rules/marlborough/rules.yaml:1247:7\n4173 rules/marlborough/rules.yaml:1249:15\n4174 rules/marlborough/rules.yaml:1250:19\n4175 rules/marlborough/rules.yaml:1251:15\n4176 rules/marlborough/rules.yaml:1252:15\n4177 rules/marlborough/rules.yaml:1253:15\n4178 rules/marlborough/rules.yaml:1254:19\n4180 rules/marlborough/rules.yaml:1256:15\n4181 rules/marlborough/rules.yaml:1257:15\n4182 rules/marlborough/rules.yaml:1258:15\n4183 rules/marlborough/rules.yaml:1259:15\n4184 rules/marlborough/rules.yaml:1260:15\n4185 rules/marlborough/rules.yaml:1261:19\n4187 rules/marlborough/rules.yaml:1263:15\n4188 rules/marlborough/rules.yaml:1264:15\n4189 rules/marlborough/rules.yaml:1265:15\n4190 rules/marlborough/rules.yaml:1266:15\n4202 rules/marlborough/rules.yaml:1267:19\n4204 rules/marlborough/rules.yaml:1269:15\n4205 rules/marlborough/rules.yaml:1270:15\n4206 rules/marlborough/rules.yaml:1271:15\n4215 rules/marlborough/rules.yaml:1272:19\n4216 rules/marlborough/rules.yaml:1273:19\n4217 rules/marlborough/rules.yaml:1274:15\n4218 rules/marlborough/rules.yaml:1275:15\n4219 rules/marlborough/rules.yaml:1276:15\n4220 rules/marlborough/rules.yaml:1277:19\n4222 rules/marlborough/rules.yaml:1279:15\n4223 rules/marlborough/rules.yaml:1280:19\n4224 rules/marlborough/rules.yaml:1281:15\n4225 rules/marlborough/rules.yaml:1282:15\n4226 rules/marlborough/rules.yaml:1283:15\n4227 rules/marlborough/rules.yaml:1284:15\n4228 rules/marlborough/rules.yaml:1285:15\n4229 rules/marlborough/rules.yaml:1286:19\n4234 rules/marlborough/rules.yaml:1911:7\n4240 rules/marlborough/rules.yaml:1912:7\n4241 rules/marlborough/rules.yaml:1913:7\n4251 rules/marlborough/rules.yaml:1914:7\n4252 rules/marlborough/rules.yaml:1915:11\n4255 rules/marlborough/rules.yaml:1917:7\n4261 rules/marlborough/rules.yaml:1740:7\n4266 rules/marlborough/rules.yaml:1741:11\n4267 rules/marlborough/rules.yaml:1742:11\n4280 rules/marlborough/rules.yaml:1743:15\n4287 rules/marlborough/rules.yaml:1744:15\n4322 rules/marlborough/rules.yaml:1745:15\n4323 rules/marlborough/rules.yaml:1747:19\n4325 rules/marlborough/rules.yaml:1749:19\n4326 rules/marlborough/rules.yaml:1750:19\n4327 rules/marlborough/rules.yaml:1751:23\n4328 rules/marlborough/rules.yaml:1752:19\n4330 rules/marlborough/rules.yaml:1753:19\n4335 rules/marlborough/rules.yaml:1885:7\n4341 rules/marlborough/rules.yaml:1886:7\n4342 rules/marlborough/rules.yaml:1887:7\n4343 rules/marlborough/rules.yaml:1888:7\n4349 rules/marlborough/rules.yaml:1891:7\n4353 rules/marlborough/rules.yaml:1892:7\n4357 rules/marlborough/rules.yaml:1893:7\n4358 rules/marlborough/rules.yaml:1894:11\n4361 rules/marlborough/rules.yaml:1895:7\n4362 rules/marlborough/rules.yaml:1896:11\n4365 rules/marlborough/rules.yaml:1897:7\n4366 rules/marlborough/rules.yaml:1898:7\n4367 rules/marlborough/rules.yaml:1899:7\n4368 rules/marlborough/rules.yaml:1901:7\n4369 rules/marlborough/rules.yaml:1902:7\n4374 rules/marlborough/rules.yaml:1953:7\n4375 rules/marlborough/rules.yaml:1954:7\n4376 rules/marlborough/rules.yaml:1955:7\n4377 rules/marlborough/rules.yaml:1956:11\n4378 rules/marlborough/rules.yaml:1957:7\n4384 rules/marlborough/rules.yaml:1958:7\n4385 rules/marlborough/rules.yaml:1959:7\n4395 rules/marlborough/rules.yaml:1843:7\n4401 rules/marlborough/rules.yaml:1844:7\n4404 rules/marlborough/rules.yaml:1847:11\n4406 rules/marlborough/rules.yaml:1849:11\n4407 rules/marlborough/rules.yaml:1850:11\n4408 rules/marlborough/rules.yaml:1851:11\n4409 rules/marlborough/rules.yaml:1852:15\n4413 rules/marlborough/rules.yaml:1855:15\n4415 rules/marlborough/rules.yaml:1858:11\n4420 rules/marlborough/rules.yaml:1859:11\n4421 rules/marlborough/rules.yaml:1861:19\n4423 rules/marlborough/rules.yaml:1864:19\n4425 rules/marlborough/rules.yaml:1866:19\n4426 rules/marlborough/rules.yaml:1867:23\n4428 rules/marlborough/rules.yaml:1870:23\n4430 rules/marlborough/rules.yaml:1873:19\n4435 rules/marlborough/rules.yaml:1926:7\n4436 rules/marlborough/rules.yaml:1927:7\n4441 rules/marlborough/rules.yaml:1928:11\n4442 rules/marlborough/rules.yaml:1929:11\n4463 rules/marlborough/rules.yaml:1930:11\n4464 rules/marlborough/rules.yaml:1931:11\n4465 rules/marlborough/rules.yaml:1932:15\n4476 rules/marlborough/rules.yaml:1933:15\n4477 rules/marlborough/rules.yaml:1934:19\n4479 rules/marlborough/rules.yaml:1936:19\n4480 rules/marlborough/rules.yaml:1937:19\n4481 rules/marlborough/rules.yaml:1938:23\n4482 rules/marlborough/rules.yaml:1939:19\n4483 rules/marlborough/rules.yaml:1940:23\n4485 rules/marlborough/rules.yaml:1942:23\n4492 rules/marlborough/rules.yaml:1803:7\n4499 rules/marlborough/rules.yaml:1804:7\n4505 rules/marlborough/rules.yaml:1805:7\n4506 rules/marlborough/rules.yaml:1807:11\n4508 rules/marlborough/rules.yaml:1809:11\n4514 rules/marlborough/rules.yaml:1810:11\n4519 rules/marlborough/rules.yaml:1811:11\n4520 rules/marlborough/rules.yaml:1812:11\n4521 rules/marlborough/rules.yaml:1813:15\n4523 rules/marlborough/rules.yaml:1815:15\n4524 rules/marlborough/rules.yaml:1816:11\n4530 rules/marlborough/rules.yaml:835:7\n4531 rules/marlborough/rules.yaml:836:7\n4532 rules/marlborough/rules.yaml:837:11\n4533 rules/marlborough/rules.yaml:838:11\n4534 rules/marlborough/rules.yaml:839:15\n4537 rules/marlborough/rules.yaml:840:11\n4538 rules/marlborough/rules.yaml:842:7\n4539 rules/marlborough/rules.yaml:843:7\n4546 rules/marlborough/rules.yaml:844:11\n4547 rules/marlborough/rules.yaml:845:15\n4549 rules/marlborough/rules.yaml:847:15\n4550 rules/marlborough/rules.yaml:848:15\n4554 rules/marlborough/rules.yaml:849:11\n4559 rules/marlborough/rules.yaml:2424:7\n4560 rules/marlborough/rules.yaml:2425:7\n4565 rules/marlborough/rules.yaml:2426:11\n4577 rules/marlborough/rules.yaml:2427:11\n4595 rules/marlborough/rules.yaml:2428:11\n4596 rules/marlborough/rules.yaml:2429:15\n4598 rules/marlborough/rules.yaml:2431:15\n4599 rules/marlborough/rules.yaml:2432:15\n4600 rules/marlborough/rules.yaml:2433:19\n4602 rules/marlborough/rules.yaml:2435:19\n4605 rules/marlborough/rules.yaml:2436:19\n4606 rules/marlborough/rules.yaml:2437:19\n4607 rules/marlborough/rules.yaml:2439:19\n4608 rules/marlborough/rules.yaml:2440:23\n4609 rules/marlborough/rules.yaml:2441:7\n4615 rules/marlborough/rules.yaml:1825:7\n4621 rules/marlborough/rules.yaml:1826:7\n4622 rules/marlborough/rules.yaml:1827:7\n4623 rules/marlborough/rules.yaml:1829:15\n4624 rules/marlborough/rules.yaml:1830:19\n4627 rules/marlborough/rules.yaml:1831:23\n4630 rules/marlborough/rules.yaml:1833:15\n4633 rules/marlborough/rules.yaml:1835:15\n4640 rules/marlborough/rules.yaml:1055:7\n4641 rules/marlborough/rules.yaml:1056:11\n4642 rules/marlborough/rules.yaml:1057:7\n4643 rules/marlborough/rules.yaml:1058:7\n4644 rules/marlborough/rules.yaml:1061:15\n4645 rules/marlborough/rules.yaml:1062:15\n4646 rules/marlborough/rules.yaml:1063:15\n4648 rules/marlborough/rules.yaml:1066:15\n4649 rules/marlborough/rules.yaml:1067:15\n4650 rules/marlborough/rules.yaml:1068:15\n4652 rules/marlborough/rules.yaml:1070:15\n4657 rules/marlborough/rules.yaml:1567:7\n4662 rules/marlborough/rules.yaml:1568:11\n4667 rules/marlborough/rules.yaml:1569:11\n4675 rules/marlborough/rules.yaml:1571:15\n4680 rules/marlborough/rules.yaml:1081:7\n4686 rules/marlborough/rules.yaml:1082:7\n4691 rules/marlborough/rules.yaml:1083:7\n4692 rules/marlborough/rules.yaml:1084:11\n4693 rules/marlborough/rules.yaml:1085:15\n4694 rules/marlborough/rules.yaml:1086:7\n4695 rules/marlborough/rules.yaml:1087:7\n4696 rules/marlborough/rules.yaml:1088:7\n4697 rules/marlborough/rules.yaml:1089:11\n4698 rules/marlborough/rules.yaml:1090:11\n4699 rules/marlborough/rules.yaml:1091:11\n4711 rules/marlborough/rules.yaml:1092:11\n4720 rules/marlborough/rules.yaml:1093:11\n4721 rules/marlborough/rules.yaml:1094:15\n4722 rules/marlborough/rules.yaml:1095:19\n4724 rules/marlborough/rules.yaml:1097:15\n4725 rules/marlborough/rules.yaml:1098:15\n4726 rules/marlborough/rules.yaml:1099:19\n4728 rules/marlborough/rules.yaml:1101:7\n4729 rules/marlborough/rules.yaml:1102:7\n4734 rules/marlborough/rules.yaml:2284:7\n4735 rules/marlborough/rules.yaml:2285:7\n4740 rules/marlborough/rules.yaml:2286:7\n4743 rules/marlborough/rules.yaml:2287:7\n4760 rules/marlborough/rules.yaml:2288:7\n4761 rules/marlborough/rules.yaml:2289:11\n4762 rules/marlborough/rules.yaml:2290:7\n4763 rules/marlborough/rules.yaml:2291:7\n4764 rules/marlborough/rules.yaml:2292:11\n4765 rules/marlborough/rules.yaml:2293:7\n4766 rules/marlborough/rules.yaml:2294:11\n4771 rules/marlborough/rules.yaml:2295:11\n4772 rules/marlborough/rules.yaml:2296:11\n4773 rules/marlborough/rules.yaml:2297:11\n4774 rules/marlborough/rules.yaml:2298:15\n4775 rules/marlborough/rules.yaml:2299:19\n4777 rules/marlborough/rules.yaml:2301:15\n4778 rules/marlborough/rules.yaml:2302:15\n4779 rules/marlborough/rules.yaml:2303:19\n4781 rules/marlborough/rules.yaml:2305:19\n4782 rules/marlborough/rules.yaml:2306:19\n4783 rules/marlborough/rules.yaml:2307:7\n4784 rules/marlborough/rules.yaml:2308:11\n4785 rules/marlborough/rules.yaml:2309:11\n4786 rules/marlborough/rules.yaml:2311:11\n4795 rules/marlborough/rules.yaml:2312:11\n4799 rules/marlborough/rules.yaml:2313:11\n4802 rules/marlborough/rules.yaml:2314:11\n4803 rules/marlborough/rules.yaml:2315:15\n4804 rules/marlborough/rules.yaml:2316:19\n4813 rules/marlborough/rules.yaml:2317:19\n4814 rules/marlborough/rules.yaml:2318:23\n4815 rules/marlborough/rules.yaml:2320:23\n4816 rules/marlborough/rules.yaml:2321:7\n4817 rules/marlborough/rules.yaml:2322:11\n4823 rules/marlborough/rules.yaml:1501:7\n4829 rules/marlborough/rules.yaml:1502:7\n4838 rules/marlborough/rules.yaml:1503:7\n4839 rules/marlborough/rules.yaml:1504:11\n4851 rules/marlborough/rules.yaml:1505:15\n4852 rules/marlborough/rules.yaml:1506:15\n4853 rules/marlborough/rules.yaml:1507:19\n4854 rules/marlborough/rules.yaml:1508:19\n4855 rules/marlborough/rules.yaml:1510:23\n4870 rules/marlborough/rules.yaml:1511:23\n4871 rules/marlborough/rules.yaml:1512:27\n4873 rules/marlborough/rules.yaml:1513:23\n4874 rules/marlborough/rules.yaml:1514:23\n4875 rules/marlborough/rules.yaml:1515:27\n4876 rules/marlborough/rules.yaml:1516:31\n4884 rules/marlborough/rules.yaml:2479:3\n4885 rules/marlborough/rules.yaml:2479:3\n4887 rules/marlborough/rules.yaml:2479:3\n4888 rules/marlborough/rules.yaml:2479:3\n4889 rules/marlborough/rules.yaml:2479:3\n4890 rules/marlborough/rules.yaml:2479:3\n4891 rules/marlborough/rules.yaml:2479:3\n4892 rules/marlborough/rules.yaml:2479:3\n4899 rules/marlborough/rules.yaml:2479:3\n4900 rules/marlborough/rules.yaml:2479:3\n4901 rules/marlborough/rules.yaml:2479:3\n4902 rules/marlborough/rules.yaml:2479:3\n4907 rules/marlborough/rules.yaml:2479:3\n4908 rules/marlborough/rules.yaml:2479:3\n4910 rules/marlborough/rules.yaml:2479:3\n4911 rules/marlborough/rules.yaml:2479:3\n4912 rules/marlborough/rules.yaml:2479:3\n4914 rules/marlborough/rules.yaml:2479:3\n4915 rules/marlborough/rules.yaml:2479:3\n4916 rules/marlborough/rules.yaml:2479:3\n4922 rules/marlborough/rules.yaml:2130:7\n4927 rules/marlborough/rules.yaml:2131:7\n4928 rules/marlborough/rules.yaml:2132:11\n4929 rules/marlborough/rules.yaml:2133:11\n4930 rules/marlborough/rules.yaml:2134:15\n4932 rules/marlborough/rules.yaml:2137:15\n4939 rules/marlborough/rules.yaml:1109:7\n4940 rules/marlborough/rules.yaml:1110:7\n4941 rules/marlborough/rules.yaml:1111:11\n4942 rules/marlborough/rules.yaml:1112:11\n4944 rules/marlborough/rules.yaml:1114:11\n4998 rules/marlborough/rules.yaml:1718:7\n4999 rules/marlborough/rules.yaml:1719:7\n5000 rules/marlborough/rules.yaml:1720:7\n5001 rules/marlborough/rules.yaml:1721:11\n5006 rules/marlborough/rules.yaml:1774:7\n5007 rules/marlborough/rules.yaml:1775:7\n5008 rules/marlborough/rules.yaml:1777:7\n5013 rules/marlborough/rules.yaml:1585:7\n5019 rules/marlborough/rules.yaml:1586:11\n5020 rules/marlborough/rules.yaml:1587:11\n5021 rules/marlborough/rules.yaml:1588:11\n5024 rules/marlborough/rules.yaml:1591:15\n5025 rules/marlborough/rules.yaml:1592:15\n5027 rules/marlborough/rules.yaml:1594:7\n5028 rules/marlborough/rules.yaml:1595:7\n5029 rules/marlborough/rules.yaml:1596:7\n5034 rules/marlborough/rules.yaml:1597:7\n5035 rules/marlborough/rules.yaml:1598:11\n5036 rules/marlborough/rules.yaml:1599:11\n5037 rules/marlborough/rules.yaml:1600:15\n5040 rules/marlborough/rules.yaml:1601:15\n5041 rules/marlborough/rules.yaml:1602:15\n5042 rules/marlborough/rules.yaml:1604:7\n5043 rules/marlborough/rules.yaml:1605:7\n5048 rules/marlborough/rules.yaml:1606:11\n5054 rules/marlborough/rules.yaml:1607:11\n5094 rules/marlborough/rules.yaml:1608:11\n5095 rules/marlborough/rules.yaml:1609:15\n5097 rules/marlborough/rules.yaml:1611:15\n5098 rules/marlborough/rules.yaml:1612:15\n5099 rules/marlborough/rules.yaml:1613:19\n5101 rules/marlborough/rules.yaml:1615:19\n5104 rules/marlborough/rules.yaml:1616:19\n5105 rules/marlborough/rules.yaml:1618:7\n5106 rules/marlborough/rules.yaml:1619:7\n5111 rules/marlborough/rules.yaml:1620:11\n5135 rules/marlborough/rules.yaml:1621:11\n5136 rules/marlborough/rules.yaml:1622:15\n5138 rules/marlborough/rules.yaml:1624:15\n5139 rules/marlborough/rules.yaml:1625:15\n5140 rules/marlborough/rules.yaml:1626:19\n5142 rules/marlborough/rules.yaml:1628:19\n5147 rules/marlborough/rules.yaml:1629:19\n5150 rules/marlborough/rules.yaml:1630:19\n5151 rules/marlborough/rules.yaml:1631:19\n5155 rules/marlborough/rules.yaml:1632:23\n5158 rules/marlborough/rules.yaml:1635:23\n5159 rules/marlborough/rules.yaml:1636:23\n5166 rules/marlborough/rules.yaml:1528:7\n5181 rules/marlborough/rules.yaml:1529:7\n5190 rules/marlborough/rules.yaml:1530:11\n5191 rules/marlborough/rules.yaml:1531:7\n5192 rules/marlborough/rules.yaml:1532:7\n5213 rules/marlborough/rules.yaml:1533:7\n5214 rules/marlborough/rules.yaml:1535:11\n5215 rules/marlborough/rules.yaml:1536:15\n5216 rules/marlborough/rules.yaml:1537:11\n5217 rules/marlborough/rules.yaml:1538:7\n5218 rules/marlborough/rules.yaml:1539:7\n5219 rules/marlborough/rules.yaml:1540:11\n5224 rules/marlborough/rules.yaml:2517:1\n5225 rules/marlborough/rules.yaml:2517:1\n5226 rules/marlborough/rules.yaml:2517:1\n5231 rules/marlborough/rules.yaml:2517:1\n5232 rules/marlborough/rules.yaml:2517:1\n5233 rules/marlborough/rules.yaml:2517:1\n5234 rules/marlborough/rules.yaml:2517:1\n5237 rules/marlborough/rules.yaml:2517:1\n5238 rules/marlborough/rules.yaml:2517:1\n5240 rules/marlborough/rules.yaml:2517:1\n5241 rules/marlborough/rules.yaml:2517:1\n5242 rules/marlborough/rules.yaml:2517:1\n5243 rules/marlborough/rules.yaml:2517:1\n5244 rules/marlborough/rules.yaml:2517:1\n5245 rules/marlborough/rules.yaml:2517:1\n5246 rules/marlborough/rules.yaml:2517:1\n5247 rules/marlborough/rules.yaml:2517:1\n5248 rules/marlborough/rules.yaml:2517:1\n5249 rules/marlborough/rules.yaml:2517:1\n5250 rules/marlborough/rules.yaml:2517:1\n5255 rules/marlborough/rules.yaml:1784:7\n5260 rules/marlborough/rules.yaml:1785:7\n5280 rules/marlborough/rules.yaml:1786:7\n5281 rules/marlborough/rules.yaml:1787:11\n5282 rules/marlborough/rules.yaml:1788:11\n5287 rules/marlborough/rules.yaml:1789:15\n5288 rules/marlborough/rules.yaml:1790:7\n5297 rules/marlborough/rules.yaml:1791:11\n5313 rules/marlborough/rules.yaml:1792:7\n5319 rules/marlborough/rules.yaml:1793:11\n5334 rules/marlborough/rules.yaml:2115:7\n5346 rules/marlborough/rules.yaml:2116:7\n5347 rules/marlborough/rules.yaml:2118:11\n5348 rules/marlborough/rules.yaml:2119:7\n5349 rules/marlborough/rules.yaml:2120:7\n5350 rules/marlborough/rules.yaml:2121:7\n5356 rules/marlborough/rules.yaml:1408:7\n5357 rules/marlborough/rules.yaml:1409:11\n5358 rules/marlborough/rules.yaml:1410:7\n5364 rules/marlborough/rules.yaml:1411:7\n5365 rules/marlborough/rules.yaml:1412:7\n5370 rules/marlborough/rules.yaml:1413:11\n5371 rules/marlborough/rules.yaml:1414:15\n5373 rules/marlborough/rules.yaml:1416:15\n5374 rules/marlborough/rules.yaml:1417:11\n5375 rules/marlborough/rules.yaml:1418:15\n5376 rules/marlborough/rules.yaml:1419:11\n5377 rules/marlborough/rules.yaml:1420:15\n5379 rules/marlborough/rules.yaml:1422:15\n5380 rules/marlborough/rules.yaml:1423:11\n5389 rules/marlborough/rules.yaml:2452:7\n5391 rules/marlborough/rules.yaml:2453:7\n5392 rules/marlborough/rules.yaml:2454:7\n5400 rules/marlborough/rules.yaml:2168:7\n5401 rules/marlborough/rules.yaml:2169:7\n5402 rules/marlborough/rules.yaml:2170:11\n5403 rules/marlborough/rules.yaml:2171:7\n5416 rules/marlborough/rules.yaml:2172:7\n5422 rules/marlborough/rules.yaml:2173:7\n5423 rules/marlborough/rules.yaml:2174:7\n5427 rules/marlborough/rules.yaml:2175:11\n5428 rules/marlborough/rules.yaml:2176:7\n5429 rules/marlborough/rules.yaml:2177:7\n5430 rules/marlborough/rules.yaml:2178:11\n5431 rules/marlborough/rules.yaml:2179:7\n5437 rules/marlborough/rules.yaml:2180:7\n5438 rules/marlborough/rules.yaml:2181:7\n5439 rules/marlborough/rules.yaml:2183:7\n5440 rules/marlborough/rules.yaml:2185:15\n5442 rules/marlborough/rules.yaml:2187:15\n5444 rules/marlborough/rules.yaml:2189:15\n5446 rules/marlborough/rules.yaml:2191:15\n5447 rules/marlborough/rules.yaml:2192:15\n5449 rules/marlborough/rules.yaml:2194:15\n5450 rules/marlborough/rules.yaml:2195:15\n5459 rules/marlborough/rules.yaml:2196:15\n5460 rules/marlborough/rules.yaml:2197:19\n5461 rules/marlborough/rules.yaml:2198:19\n5462 rules/marlborough/rules.yaml:2199:15\n5466 rules/marlborough/rules.yaml:2147:7\n5472 rules/marlborough/rules.yaml:2148:7\n5473 rules/marlborough/rules.yaml:2149:7\n5474 rules/marlborough/rules.yaml:2150:11\n5475 rules/marlborough/rules.yaml:2152:7\n5476 rules/marlborough/rules.yaml:2153:7\n5477 rules/marlborough/rules.yaml:2154:7\n5480 rules/marlborough/rules.yaml:2156:7\n5481 rules/marlborough/rules.yaml:2157:7\n5482 rules/marlborough/rules.yaml:2158:11\n5487 rules/marlborough/rules.yaml:2255:7\n5488 rules/marlborough/rules.yaml:2256:7\n5493 rules/marlborough/rules.yaml:2257:11\n5498 rules/marlborough/rules.yaml:2258:11\n5503 rules/marlborough/rules.yaml:2259:11\n5504 rules/marlborough/rules.yaml:2260:15\n5506 rules/marlborough/rules.yaml:2262:15\n5507 rules/marlborough/rules.yaml:2263:15\n5508 rules/marlborough/rules.yaml:2264:19\n5510 rules/marlborough/rules.yaml:2266:19\n5513 rules/marlborough/rules.yaml:2267:19\n5518 rules/marlborough/rules.yaml:1681:7\n5519 rules/marlborough/rules.yaml:1682:7\n5520 rules/marlborough/rules.yaml:1683:7\n5521 rules/marlborough/rules.yaml:1684:7\n5526 rules/marlborough/rules.yaml:1685:11\n5531 rules/marlborough/rules.yaml:1686:11\n5535 rules/marlborough/rules.yaml:1687:11\n5536 rules/marlborough/rules.yaml:1688:11\n5537 rules/marlborough/rules.yaml:1689:15\n5539 rules/marlborough/rules.yaml:1691:15\n5540 rules/marlborough/rules.yaml:1692:15\n5542 rules/marlborough/rules.yaml:1694:15\n5543 rules/marlborough/rules.yaml:1695:15\n5544 rules/marlborough/rules.yaml:1696:19\n5546 rules/marlborough/rules.yaml:1698:19\n5547 rules/marlborough/rules.yaml:1699:7\n5554 rules/marlborough/rules.yaml:2027:7\n5555 rules/marlborough/rules.yaml:2028:7\n5556 rules/marlborough/rules.yaml:2029:7\n5557 rules/marlborough/rules.yaml:2030:7\n5558 rules/marlborough/rules.yaml:2032:7\n5559 rules/marlborough/rules.yaml:2034:15\n5560 rules/marlborough/rules.yaml:2035:19\n5562 rules/marlborough/rules.yaml:2037:19\n5564 rules/marlborough/rules.yaml:2039:15\n5565 rules/marlborough/rules.yaml:2040:19\n5569 rules/marlborough/rules.yaml:2044:15\n5570 rules/marlborough/rules.yaml:2045:15\n5572 rules/marlborough/rules.yaml:2047:15\n5573 rules/marlborough/rules.yaml:2048:15\n5575 rules/marlborough/rules.yaml:2050:15\n5576 rules/marlborough/rules.yaml:2051:15\n5578 rules/marlborough/rules.yaml:2053:15\n5583 rules/marlborough/rules.yaml:2382:7\n5589 rules/marlborough/rules.yaml:2383:7\n5590 rules/marlborough/rules.yaml:2384:7\n5593 rules/marlborough/rules.yaml:2385:7\n5594 rules/marlborough/rules.yaml:2386:11\n5597 rules/marlborough/rules.yaml:2387:7\n5598 rules/marlborough/rules.yaml:2388:7\n5599 rules/marlborough/rules.yaml:2389:7\n5602 rules/marlborough/rules.yaml:2391:7\n5603 rules/marlborough/rules.yaml:2392:7\n5604 rules/marlborough/rules.yaml:2393:11\n5605 rules/marlborough/rules.yaml:2395:7\n5606 rules/marlborough/rules.yaml:2396:11\n5607 rules/marlborough/rules.yaml:2397:7\n5608 rules/marlborough/rules.yaml:2398:7\n5609 rules/marlborough/rules.yaml:2399:7\n5610 rules/marlborough/rules.yaml:2400:11\n5611 rules/marlborough/rules.yaml:2401:15\n5613 rules/marlborough/rules.yaml:2403:7\n5630 rules/marlborough/rules.yaml:2404:7\n5631 rules/marlborough/rules.yaml:2405:11\n5632 rules/marlborough/rules.yaml:2406:7\n5633 rules/marlborough/rules.yaml:2407:7\n5634 rules/marlborough/rules.yaml:2408:11\n5635 rules/marlborough/rules.yaml:2409:11\n5651 rules/marlborough/rules.yaml:2410:11\n5652 rules/marlborough/rules.yaml:2411:11\n5656 rules/marlborough/rules.yaml:2362:7\n5657 rules/marlborough/rules.yaml:2363:7\n5658 rules/marlborough/rules.yaml:2364:11\n5659 rules/marlborough/rules.yaml:2365:11\n5660 rules/marlborough/rules.yaml:2366:15\n5661 rules/marlborough/rules.yaml:2367:15\n5662 rules/marlborough/rules.yaml:2368:7\n5667 rules/marlborough/rules.yaml:2336:7\n5677 rules/marlborough/rules.yaml:2337:7\n5678 rules/marlborough/rules.yaml:2339:11\n5679 rules/marlborough/rules.yaml:2340:7\n5680 rules/marlborough/rules.yaml:2341:7\n5686 rules/marlborough/rules.yaml:2342:7\n5687 rules/marlborough/rules.yaml:2343:7\n5688 rules/marlborough/rules.yaml:2344:11\n5694 rules/marlborough/rules.yaml:2346:7\n5699 rules/marlborough/rules.yaml:2347:11\n5700 rules/marlborough/rules.yaml:2348:11\n5701 rules/marlborough/rules.yaml:2349:15\n5702 rules/marlborough/rules.yaml:2350:15\n5703 rules/marlborough/rules.yaml:2351:15\n5709 rules/marlborough/rules.yaml:2212:7\n5710 rules/marlborough/rules.yaml:2213:11\n5711 rules/marlborough/rules.yaml:2214:11\n5720 rules/marlborough/rules.yaml:2215:15\n5721 rules/marlborough/rules.yaml:2216:15\n5722 rules/marlborough/rules.yaml:2217:19\n5725 rules/marlborough/rules.yaml:2218:19\n5731 rules/marlborough/rules.yaml:976:7\n5732 rules/marlborough/rules.yaml:977:7\n5733 rules/marlborough/rules.yaml:978:11\n5734 rules/marlborough/rules.yaml:979:7\n5737 rules/marlborough/rules.yaml:981:11\n5738 rules/marlborough/rules.yaml:982:7\n5739 rules/marlborough/rules.yaml:983:11\n5740 rules/marlborough/rules.yaml:984:15\n5741 rules/marlborough/rules.yaml:985:7\n5742 rules/marlborough/rules.yaml:986:7\n5743 rules/marlborough/rules.yaml:987:7\n5744 rules/marlborough/rules.yaml:988:11\n5745 rules/marlborough/rules.yaml:989:7\n5746 rules/marlborough/rules.yaml:990:7\n5747 rules/marlborough/rules.yaml:991:7\n5748 rules/marlborough/rules.yaml:992:7\n5766 rules/marlborough/rules.yaml:993:7\n5775 rules/marlborough/rules.yaml:994:11\n5780 rules/marlborough/rules.yaml:995:7\n5781 rules/marlborough/rules.yaml:997:11\n5782 rules/marlborough/rules.yaml:998:15\n5783 rules/marlborough/rules.yaml:999:11\n5784 rules/marlborough/rules.yaml:1000:7\n5785 rules/marlborough/rules.yaml:1001:7\n5786 rules/marlborough/rules.yaml:1002:11\n5792 rules/marlborough/rules.yaml:2498:3\n5793 rules/marlborough/rules.yaml:2498:3\n5795 rules/marlborough/rules.yaml:2498:3\n5796 rules/marlborough/rules.yaml:2498:3\n5797 rules/marlborough/rules.yaml:2498:3\n5798 rules/marlborough/rules.yaml:2498:3\n5799 rules/marlborough/rules.yaml:2498:3\n5800 rules/marlborough/rules.yaml:2498:3\n5807 rules/marlborough/rules.yaml:2498:3\n5808 rules/marlborough/rules.yaml:2498:3\n5809 rules/marlborough/rules.yaml:2498:3\n5810 rules/marlborough/rules.yaml:2498:3\n5813 rules/marlborough/rules.yaml:2498:3\n5814 rules/marlborough/rules.yaml:2498:3\n5816 rules/marlborough/rules.yaml:2498:3\n5817 rules/marlborough/rules.yaml:2498:3\n5818 rules/marlborough/rules.yaml:2498:3\n5820 rules/marlborough/rules.yaml:2498:3\n5821 rules/marlborough/rules.yaml:2498:3\n5822 rules/marlborough/rules.yaml:2498:3\n5830 rules/marlborough/rules.yaml:1441:7\n5836 rules/marlborough/rules.yaml:1442:7\n5850 rules/marlborough/rules.yaml:1443:7\n5861 rules/marlborough/rules.yaml:1444:7\n5872 rules/marlborough/rules.yaml:1445:11\n5873 rules/marlborough/rules.yaml:1447:7\n5878 rules/marlborough/rules.yaml:1448:7\n5879 rules/marlborough/rules.yaml:1449:7\n5880 rules/marlborough/rules.yaml:1450:11\n5881 rules/marlborough/rules.yaml:1451:7\n5882 rules/marlborough/rules.yaml:1452:11\n5883 rules/marlborough/rules.yaml:1453:7\n5884 rules/marlborough/rules.yaml:1454:11\n5885 rules/marlborough/rules.yaml:1455:7\n5886 rules/marlborough/rules.yaml:1456:11\n5887 rules/marlborough/rules.yaml:1457:15\n5891 rules/marlborough/rules.yaml:1461:7\n5892 rules/marlborough/rules.yaml:1462:11\n5895 rules/marlborough/rules.yaml:1463:15\n5896 rules/marlborough/rules.yaml:1464:19\n5899 rules/marlborough/rules.yaml:1468:7\n5900 rules/marlborough/rules.yaml:1469:11\n5901 rules/marlborough/rules.yaml:1471:11\n5902 rules/marlborough/rules.yaml:1472:15\n5905 rules/marlborough/rules.yaml:1473:15\n5906 rules/marlborough/rules.yaml:1474:19\n5907 rules/marlborough/rules.yaml:1475:19\n5908 rules/marlborough/rules.yaml:1476:7\n5909 rules/marlborough/rules.yaml:1477:11\n5910 rules/marlborough/rules.yaml:1478:7\n5926 rules/marlborough/rules.yaml:1479:7\n5935 rules/marlborough/rules.yaml:1480:11\n5936 rules/marlborough/rules.yaml:1481:7\n5937 rules/marlborough/rules.yaml:1482:7\n5938 rules/marlborough/rules.yaml:1483:11\n5939 rules/marlborough/rules.yaml:1484:7\n5940 rules/marlborough/rules.yaml:1485:7\n5941 rules/marlborough/rules.yaml:1486:11\n5942 rules/marlborough/rules.yaml:1487:11\n5943 rules/marlborough/rules.yaml:1488:15\n5962 rules/marlborough/rules.yaml:1489:11\n5963 rules/marlborough/rules.yaml:1490:11\n5968 rules/marlborough/rules.yaml:1321:7\n5986 rules/marlborough/rules.yaml:1322:7\n5987 rules/marlborough/rules.yaml:1323:7\n5988 rules/marlborough/rules.yaml:1324:11\n6012 rules/marlborough/rules.yaml:1325:7\n6013 rules/marlborough/rules.yaml:1326:7\n6014 rules/marlborough/rules.yaml:1327:11\n6015 rules/marlborough/rules.yaml:1329:11\n6016 rules/marlborough/rules.yaml:1330:7\n6017 rules/marlborough/rules.yaml:1331:7\n6018 rules/marlborough/rules.yaml:1332:7\n6019 rules/marlborough/rules.yaml:1333:7\n6035 rules/marlborough/rules.yaml:1334:7\n6041 rules/marlborough/rules.yaml:1335:7\n6042 rules/marlborough/rules.yaml:1336:11\n6043 rules/marlborough/rules.yaml:1338:7\n6052 rules/marlborough/rules.yaml:1339:11\n6053 rules/marlborough/rules.yaml:1340:11\n6054 rules/marlborough/rules.yaml:1341:7\n6065 rules/marlborough/rules.yaml:1342:7\n6066 rules/marlborough/rules.yaml:1343:7\n6067 rules/marlborough/rules.yaml:1344:11\n6068 rules/marlborough/rules.yaml:1345:11\n6069 rules/marlborough/rules.yaml:1346:15\n6070 rules/marlborough/rules.yaml:1347:11\n6071 rules/marlborough/rules.yaml:1348:15\n6073 rules/marlborough/rules.yaml:1351:15\n6074 rules/marlborough/rules.yaml:1353:7\n6075 rules/marlborough/rules.yaml:1354:7\n6076 rules/marlborough/rules.yaml:1355:11\n6077 rules/marlborough/rules.yaml:1356:7\n6078 rules/marlborough/rules.yaml:1357:11\n6079 rules/marlborough/rules.yaml:1358:7\n6080 rules/marlborough/rules.yaml:1359:7\n6081 rules/marlborough/rules.yaml:1360:11\n6082 rules/marlborough/rules.yaml:1361:15\n6084 rules/marlborough/rules.yaml:1362:15\n6087 rules/marlborough/rules.yaml:1366:7\n6088 rules/marlborough/rules.yaml:1367:11\n6089 rules/marlborough/rules.yaml:1369:11\n6090 rules/marlborough/rules.yaml:1370:15\n6091 rules/marlborough/rules.yaml:1371:15\n6092 rules/marlborough/rules.yaml:1372:19\n6093 rules/marlborough/rules.yaml:1373:19\n6094 rules/marlborough/rules.yaml:1374:7\n6104 rules/marlborough/rules.yaml:1375:7\n6105 rules/marlborough/rules.yaml:1376:11\n6106 rules/marlborough/rules.yaml:1377:7\n6107 rules/marlborough/rules.yaml:1378:7\n6108 rules/marlborough/rules.yaml:1379:11\n6109 rules/marlborough/rules.yaml:1380:7\n6110 rules/marlborough/rules.yaml:1381:7\n6111 rules/marlborough/rules.yaml:1382:11\n6112 rules/marlborough/rules.yaml:1383:11\n6113 rules/marlborough/rules.yaml:1384:15\n6114 rules/marlborough/rules.yaml:1385:15\n6115 rules/marlborough/rules.yaml:1386:15\n6116 rules/marlborough/rules.yaml:1387:19\n6117 rules/marlborough/rules.yaml:1389:11\n6126 rules/marlborough/rules.yaml:1390:11\n6127 rules/marlborough/rules.yaml:1391:15\n6133 rules/marlborough/rules.yaml:1392:11\n6134 rules/marlborough/rules.yaml:1393:15\n6140 rules/marlborough/rules.yaml:1394:11\n6141 rules/marlborough/rules.yaml:1395:11\n6142 rules/marlborough/rules.yaml:1396:11\n6143 rules/marlborough/rules.yaml:1397:11\n6144 rules/marlborough/rules.yaml:1398:15\n6145 rules/marlborough/rules.yaml:1399:11\n6150 rules/marlborough/rules.yaml:1981:7\n6153 rules/marlborough/rules.yaml:1982:11\n6154 rules/marlborough/rules.yaml:1983:11\n6155 rules/marlborough/rules.yaml:1984:11\n6156 rules/marlborough/rules.yaml:1985:15\n6162 rules/marlborough/rules.yaml:1987:15\n6166 rules/marlborough/flow.yaml:11:7\n6167 rules/marlborough/flow.yaml:12:11\n6174 rules/marlborough/rules.yaml:941:7\n6175 rules/marlborough/rules.yaml:942:7\n6176 rules/marlborough/rules.yaml:943:7\n6177 rules/marlborough/rules.yaml:944:11\n6178 rules/marlborough/rules.yaml:945:11\n6179 rules/marlborough/rules.yaml:946:15\n6180 rules/marlborough/rules.yaml:947:15\n6181 rules/marlborough/rules.yaml:948:7\n6186 rules/marlborough/rules.yaml:949:11\n6187 rules/marlborough/rules.yaml:950:11\n6188 rules/marlborough/rules.yaml:951:11\n6189 rules/marlborough/rules.yaml:952:11\n6190 rules/marlborough/rules.yaml:953:11\n6191 rules/marlborough/rules.yaml:954:7\n6192 rules/marlborough/rules.yaml:955:11\n6197 rules/marlborough/rules.yaml:1549:7\n6198 rules/marlborough/rules.yaml:1550:7\n6199 rules/marlborough/rules.yaml:1551:11\n6200 rules/marlborough/rules.yaml:1552:11\n6201 rules/marlborough/rules.yaml:1553:7\n6204 rules/marlborough/rules.yaml:1554:7\n6205 rules/marlborough/rules.yaml:1555:7\n6213 rules/marlborough/rules.yaml:1999:7\n6214 rules/marlborough/rules.yaml:2000:7\n6215 rules/marlborough/rules.yaml:2001:11\n6216 rules/marlborough/rules.yaml:2002:11\n6223 rules/marlborough/rules.yaml:2003:15\n6224 rules/marlborough/rules.yaml:2004:15\n6236 rules/marlborough/rules.yaml:2005:15\n6258 rules/marlborough/rules.yaml:2006:15\n6259 rules/marlborough/rules.yaml:2007:15\n6260 rules/marlborough/rules.yaml:2008:19\n6261 rules/marlborough/rules.yaml:2009:19\n6262 rules/marlborough/rules.yaml:2010:23\n6265 rules/marlborough/rules.yaml:2011:23\n6266 rules/marlborough/rules.yaml:2013:19\n6267 rules/marlborough/rules.yaml:2014:23\n6268 rules/marlborough/rules.yaml:2015:23\n6273 rules/marlborough/rules.yaml:1647:7\n6277 rules/marlborough/rules.yaml:1648:7\n6278 rules/marlborough/rules.yaml:1649:11\n6279 rules/marlborough/rules.yaml:1650:11\n6280 rules/marlborough/rules.yaml:1651:7\n6281 rules/marlborough/rules.yaml:1652:11\n6285 rules/marlborough/flow.yaml:104:7\n6286 rules/marlborough/flow.yaml:105:11\n6290 rules/marlborough/flow.yaml:50:7\n6293 rules/marlborough/flow.yaml:51:11\n6294 rules/marlborough/flow.yaml:52:15\n6298 rules/marlborough/flow.yaml:67:7\n6301 rules/marlborough/flow.yaml:68:11\n6302 rules/marlborough/flow.yaml:69:15\n6306 rules/marlborough/flow.yaml:85:7\n6310 rules/marlborough/flow.yaml:61:7\n6311 rules/marlborough/flow.yaml:62:11\n6312 rules/marlborough/flow.yaml:63:15\n6316 rules/marlborough/flow.yaml:89:7\n6317 rules/marlborough/flow.yaml:90:11\n6321 rules/marlborough/flow.yaml:45:7\n6322 rules/marlborough/flow.yaml:46:11\n6326 rules/marlborough/flow.yaml:79:7\n6327 rules/marlborough/flow.yaml:80:11\n6328 rules/marlborough/flow.yaml:81:15\n6332 rules/marlborough/flow.yaml:56:7\n6333 rules/marlborough/flow.yaml:57:11\n6338 rules/marlborough/rules.yaml:1043:7\n6344 rules/marlborough/rules.yaml:1044:7\n6345 rules/marlborough/rules.yaml:1045:11\n6346 rules/marlborough/rules.yaml:1046:7\n6347 rules/marlborough/rules.yaml:1047:7\n6352 rules/marlborough/rules.yaml:2095:7\n6357 rules/marlborough/rules.yaml:2096:7\n6358 rules/marlborough/rules.yaml:2098:11\n6359 rules/marlborough/rules.yaml:2099:7\n6360 rules/marlborough/rules.yaml:2100:7\n6380 rules/marlborough/rules.yaml:1018:7\n6381 rules/marlborough/rules.yaml:1019:7\n6389 rules/marlborough/rules.yaml:1020:11\n6390 rules/marlborough/rules.yaml:1021:7\n6436 rules/marlborough/rules.yaml:1022:7\n6437 rules/marlborough/rules.yaml:1023:11\n6438 rules/marlborough/rules.yaml:1024:7\n6456 rules/marlborough/rules.yaml:1025:7\n6462 rules/marlborough/rules.yaml:1026:7\n6463 rules/marlborough/rules.yaml:1027:11\n6465 rules/marlborough/rules.yaml:1028:11\n6469 rules/marlborough/rules.yaml:1029:15\n6470 rules/marlborough/rules.yaml:1030:7\n6471 rules/marlborough/rules.yaml:1031:11\n6472 rules/marlborough/rules.yaml:1032:11\n6473 rules/marlborough/rules.yaml:1033:7\n6495 rules/marlborough/rules.yaml:1034:11\n6508 rules/marlborough/rules.yaml:1035:15\n6510 rules/marlborough/rules.yaml:1036:15\n6560 rules/marlborough/rules.yaml:1125:7\n6561 rules/marlborough/rules.yaml:1126:7\n6578 rules/marlborough/rules.yaml:1127:7\n6579 rules/marlborough/rules.yaml:1128:11\n6581 rules/marlborough/rules.yaml:1129:7\n6582 rules/marlborough/rules.yaml:1130:11\n6584 rules/marlborough/rules.yaml:1131:7\n6587 rules/marlborough/rules.yaml:1132:7\n6588 rules/marlborough/rules.yaml:1133:7\n6589 rules/marlborough/rules.yaml:1134:7\n6594 rules/marlborough/rules.yaml:1135:11\n6595 rules/marlborough/rules.yaml:1136:11\n6623 rules/marlborough/rules.yaml:1139:11\n6624 rules/marlborough/rules.yaml:1140:11\n6625 rules/marlborough/rules.yaml:1141:11\n6626 rules/marlborough/rules.yaml:1143:19\n6627 rules/marlborough/rules.yaml:1144:23\n6629 rules/marlborough/rules.yaml:1146:23\n6630 rules/marlborough/rules.yaml:1147:23\n6640 rules/marlborough/rules.yaml:1153:19\n6643 rules/marlborough/rules.yaml:1149:19\n6647 rules/marlborough/rules.yaml:1151:19\n6656 rules/marlborough/rules.yaml:1155:11\n6657 rules/marlborough/rules.yaml:1156:11\n6660 rules/marlborough/rules.yaml:1157:11\n6665 rules/marlborough/rules.yaml:1158:11\n6666 rules/marlborough/rules.yaml:1159:11\n6687 rules/marlborough/rules.yaml:1160:15\n6738 rules/marlborough/rules.yaml:1163:15\n6739 rules/marlborough/rules.yaml:1164:15\n6745 rules/marlborough/rules.yaml:1166:15\n6757 rules/marlborough/rules.yaml:1167:15\n6758 rules/marlborough/rules.yaml:1168:15\n6775 rules/marlborough/rules.yaml:1169:15\n6776 rules/marlborough/rules.yaml:1170:15\n6782 rules/marlborough/rules.yaml:1172:15\n6794 rules/marlborough/rules.yaml:1173:15\n6795 rules/marlborough/rules.yaml:1174:15\n6812 rules/marlborough/rules.yaml:1175:15\n6813 rules/marlborough/rules.yaml:1176:15\n6816 rules/marlborough/rules.yaml:1177:11\n6817 rules/marlborough/rules.yaml:1178:11\n6818 rules/marlborough/rules.yaml:1179:11\n6819 rules/marlborough/rules.yaml:1180:11\n6820 rules/marlborough/rules.yaml:1181:11\n6821 rules/marlborough/rules.yaml:1182:11\n6822 rules/marlborough/rules.yaml:1183:11\n6833 rules/marlborough/rules.yaml:1185:19\n6840 rules/marlborough/rules.yaml:1186:19\n6857 rules/marlborough/rules.yaml:1187:23\n6858 rules/marlborough/rules.yaml:1188:23\n6862 rules/marlborough/rules.yaml:1190:19\n6867 rules/marlborough/rules.yaml:1195:23\n6870 rules/marlborough/rules.yaml:1191:23\n6874 rules/marlborough/rules.yaml:1193:23\n6878 rules/marlborough/rules.yaml:1197:19\n6879 rules/marlborough/rules.yaml:1198:19\n6892 rules/marlborough/rules.yaml:1199:19\n6895 rules/marlborough/rules.yaml:1202:23\n6898 rules/marlborough/rules.yaml:1200:23\n6902 rules/marlborough/rules.yaml:1204:19\n6909 rules/marlborough/rules.yaml:1205:19\n6916 rules/marlborough/rules.yaml:1206:19\n6941 rules/marlborough/rules.yaml:1207:23\n6945 rules/marlborough/rules.yaml:1209:19\n6988 rules/marlborough/rules.yaml:2458:3\n6993 rules/marlborough/rules.yaml:2458:3\n6995 rules/marlborough/rules.yaml:2458:3\n6996 rules/marlborough/rules.yaml:2458:3\n6997 rules/marlborough/rules.yaml:2458:3\n6998 rules/marlborough/rules.yaml:2458:3\n6999 rules/marlborough/rules.yaml:2458:3\n7000 rules/marlborough/rules.yaml:2458:3\n7013 rules/marlborough/rules.yaml:2458:3\n7014 rules/marlborough/rules.yaml:2458:3\n7026 rules/marlborough/rules.yaml:2458:3\n7032 rules/marlborough/rules.yaml:2458:3\n7045 rules/marlborough/rules.yaml:2458:3\n7046 rules/marlborough/rules.yaml:2458:3\n7068 rules/marlborough/rules.yaml:2458:3\n7108 rules/marlborough/rules.yaml:2458:3\n7109 rules/marlborough/rules.yaml:2458:3\n7111 rules/marlborough/rules.yaml:2458:3\n7112 rules/marlborough/rules.yaml:2458:3\n7116 rules/marlborough/rules.yaml:2458:3\n7157 rules/marlborough/rules.yaml:1220:7\n7158 rules/marlborough/rules.yaml:1221:7\n7167 rules/marlborough/rules.yaml:1222:7\n7186 rules/marlborough/rules.yaml:1223:7\n7187 rules/marlborough/rules.yaml:1224:7\n7188 rules/marlborough/rules.yaml:1225:7\n7189 rules/marlborough/rules.yaml:1226:7\n7190 rules/marlborough/rules.yaml:1227:11\n7191 rules/marlborough/rules.yaml:1228:7\n7192 rules/marlborough/rules.yaml:1229:7\n7193 rules/marlborough/rules.yaml:1230:7\n7201 rules/marlborough/rules.yaml:1231:7\n7209 rules/marlborough/rules.yaml:1232:7\n7210 rules/marlborough/rules.yaml:1233:7\n7211 rules/marlborough/rules.yaml:1234:7\n7212 rules/marlborough/rules.yaml:1235:7\n7213 rules/marlborough/rules.yaml:1236:7\n7214 rules/marlborough/rules.yaml:1237:7\n7215 rules/marlborough/rules.yaml:1238:7\n7261 rules/marlborough/rules.yaml:1239:7\n7262 rules/marlborough/rules.yaml:1240:7\n7263 rules/marlborough/rules.yaml:1241:7\n7264 rules/marlborough/rules.yaml:1242:7\n7291 rules/marlborough/rules.yaml:1243:7\n7343 rules/marlborough/rules.yaml:1244:7\n7344 rules/marlborough/rules.yaml:1245:11\n7371 rules/marlborough/rules.yaml:1246:7\n7372 rules/marlborough/rules.yaml:1247:7\n7383 rules/marlborough/rules.yaml:1249:15\n7384 rules/marlborough/rules.yaml:1250:19\n7385 rules/marlborough/rules.yaml:1251:15\n7392 rules/marlborough/rules.yaml:1252:15\n7399 rules/marlborough/rules.yaml:1253:15\n7404 rules/marlborough/rules.yaml:1254:19\n7408 rules/marlborough/rules.yaml:1256:15\n7418 rules/marlborough/rules.yaml:1257:15\n7425 rules/marlborough/rules.yaml:1258:15\n7432 rules/marlborough/rules.yaml:1259:15\n7439 rules/marlborough/rules.yaml:1260:15\n7444 rules/marlborough/rules.yaml:1261:19\n7448 rules/marlborough/rules.yaml:1263:15\n7449 rules/marlborough/rules.yaml:1264:15\n7456 rules/marlborough/rules.yaml:1265:15\n7463 rules/marlborough/rules.yaml:1266:15\n7478 rules/marlborough/rules.yaml:1267:19\n7481 rules/marlborough/rules.yaml:1269:15\n7488 rules/marlborough/rules.yaml:1270:15\n7495 rules/marlborough/rules.yaml:1271:15\n7508 rules/marlborough/rules.yaml:1272:19\n7509 rules/marlborough/rules.yaml:1273:19\n7510 rules/marlborough/rules.yaml:1274:15\n7517 rules/marlborough/rules.yaml:1275:15\n7524 rules/marlborough/rules.yaml:1276:15\n7529 rules/marlborough/rules.yaml:1277:19\n7533 rules/marlborough/rules.yaml:1279:15\n7534 rules/marlborough/rules.yaml:1280:19\n7535 rules/marlborough/rules.yaml:1281:15\n7536 rules/marlborough/rules.yaml:1282:15\n7537 rules/marlborough/rules.yaml:1283:15\n7544 rules/marlborough/rules.yaml:1284:15\n7551 rules/marlborough/rules.yaml:1285:15\n7556 rules/marlborough/rules.yaml:1286:19\n7576 rules/marlborough/rules.yaml:1911:7\n7577 rules/marlborough/rules.yaml:1912:7\n7578 rules/marlborough/rules.yaml:1913:7\n7602 rules/marlborough/rules.yaml:1914:7\n7603 rules/marlborough/rules.yaml:1915:11\n7606 rules/marlborough/rules.yaml:1916:7\n7607 rules/marlborough/rules.yaml:1917:7\n7639 rules/marlborough/rules.yaml:1740:7\n7656 rules/marlborough/rules.yaml:1741:11\n7657 rules/marlborough/rules.yaml:1742:11\n7678 rules/marlborough/rules.yaml:1743:15\n7685 rules/marlborough/rules.yaml:1744:15\n7725 rules/marlborough/rules.yaml:1745:15\n7726 rules/marlborough/rules.yaml:1746:19\n7727 rules/marlborough/rules.yaml:1747:19\n7733 rules/marlborough/rules.yaml:1749:19\n7734 rules/marlborough/rules.yaml:1750:19\n7742 rules/marlborough/rules.yaml:1751:23\n7757 rules/marlborough/rules.yaml:1752:19\n7759 rules/marlborough/rules.yaml:1753:19\n7760 rules/marlborough/rules.yaml:1754:19\n7791 rules/marlborough/rules.yaml:1885:7\n7792 rules/marlborough/rules.yaml:1886:7\n7793 rules/marlborough/rules.yaml:1887:7\n7794 rules/marlborough/rules.yaml:1888:7\n7824 rules/marlborough/rules.yaml:1891:7\n7825 rules/marlborough/rules.yaml:1892:7\n7826 rules/marlborough/rules.yaml:1893:7\n7827 rules/marlborough/rules.yaml:1894:11\n7830 rules/marlborough/rules.yaml:1895:7\n7831 rules/marlborough/rules.yaml:1896:11\n7834 rules/marlborough/rules.yaml:1897:7\n7835 rules/marlborough/rules.yaml:1898:7\n7836 rules/marlborough/rules.yaml:1899:7\n7837 rules/marlborough/rules.yaml:1900:7\n7838 rules/marlborough/rules.yaml:1901:7\n7839 rules/marlborough/rules.yaml:1902:7\n7868 rules/marlborough/rules.yaml:1953:7\n7877 rules/marlborough/rules.yaml:1954:7\n7883 rules/marlborough/rules.yaml:1955:7\n7884 rules/marlborough/rules.yaml:1956:11\n7885 rules/marlborough/rules.yaml:1957:7\n7886 rules/marlborough/rules.yaml:1958:7\n7893 rules/marlborough/rules.yaml:1959:7\n7920 rules/marlborough/rules.yaml:1843:7\n7921 rules/marlborough/rules.yaml:1844:7\n7922 rules/marlborough/rules.yaml:1845:11\n7931 rules/marlborough/rules.yaml:1847:11\n7935 rules/marlborough/rules.yaml:1849:11\n7936 rules/marlborough/rules.yaml:1850:11\n7947 rules/marlborough/rules.yaml:1851:11\n7948 rules/marlborough/rules.yaml:1852:15\n7951 rules/marlborough/rules.yaml:1853:15\n7956 rules/marlborough/rules.yaml:1855:15\n7963 rules/marlborough/rules.yaml:1856:15\n7969 rules/marlborough/rules.yaml:1858:11\n7988 rules/marlborough/rules.yaml:1859:11\n7991 rules/marlborough/rules.yaml:1863:19\n7992 rules/marlborough/rules.yaml:1864:19\n7999 rules/marlborough/rules.yaml:1861:19\n8003 rules/marlborough/rules.yaml:1866:19\n8012 rules/marlborough/rules.yaml:1867:23\n8016 rules/marlborough/rules.yaml:1869:23\n8017 rules/marlborough/rules.yaml:1870:23\n8021 rules/marlborough/rules.yaml:1872:19\n8022 rules/marlborough/rules.yaml:1873:19\n8045 rules/marlborough/rules.yaml:1926:7\n8046 rules/marlborough/rules.yaml:1927:7\n8060 rules/marlborough/rules.yaml:1928:11\n8061 rules/marlborough/rules.yaml:1929:11\n8084 rules/marlborough/rules.yaml:1930:11\n8085 rules/marlborough/rules.yaml:1931:11\n8094 rules/marlborough/rules.yaml:1932:15\n8123 rules/marlborough/rules.yaml:1933:15\n8124 rules/marlborough/rules.yaml:1934:19\n8130 rules/marlborough/rules.yaml:1936:19\n8131 rules/marlborough/rules.yaml:1937:19\n8139 rules/marlborough/rules.yaml:1938:23\n8149 rules/marlborough/rules.yaml:1939:19\n8154 rules/marlborough/rules.yaml:1940:23\n8159 rules/marlborough/rules.yaml:1942:23\n8188 rules/marlborough/rules.yaml:1803:7\n8195 rules/marlborough/rules.yaml:1804:7\n8203 rules/marlborough/rules.yaml:1805:7\n8204 rules/marlborough/rules.yaml:1806:11\n8205 rules/marlborough/rules.yaml:1807:11\n8210 rules/marlborough/rules.yaml:1809:11\n8216 rules/marlborough/rules.yaml:1810:11\n8221 rules/marlborough/rules.yaml:1811:11\n8222 rules/marlborough/rules.yaml:1812:11\n8232 rules/marlborough/rules.yaml:1813:15\n8243 rules/marlborough/rules.yaml:1815:15\n8251 rules/marlborough/rules.yaml:1816:11\n8253 rules/marlborough/rules.yaml:1817:11\n8276 rules/marlborough/rules.yaml:835:7\n8279 rules/marlborough/rules.yaml:836:7\n8287 rules/marlborough/rules.yaml:837:11\n8299 rules/marlborough/rules.yaml:838:11\n8300 rules/marlborough/rules.yaml:839:15\n8303 rules/marlborough/rules.yaml:840:11\n8304 rules/marlborough/rules.yaml:841:11\n8307 rules/marlborough/rules.yaml:842:7\n8308 rules/marlborough/rules.yaml:843:7\n8321 rules/marlborough/rules.yaml:844:11\n8324 rules/marlborough/rules.yaml:847:15\n8325 rules/marlborough/rules.yaml:848:15\n8331 rules/marlborough/rules.yaml:845:15\n8338 rules/marlborough/rules.yaml:849:11\n8360 rules/marlborough/rules.yaml:2424:7\n8361 rules/marlborough/rules.yaml:2425:7\n8372 rules/marlborough/rules.yaml:2426:11\n8391 rules/marlborough/rules.yaml:2427:11\n8409 rules/marlborough/rules.yaml:2428:11\n8410 rules/marlborough/rules.yaml:2429:15\n8419 rules/marlborough/rules.yaml:2431:15\n8427 rules/marlborough/rules.yaml:2432:15\n8428 rules/marlborough/rules.yaml:2433:19\n8430 rules/marlborough/rules.yaml:2435:19\n8433 rules/marlborough/rules.yaml:2436:19\n8434 rules/marlborough/rules.yaml:2437:19\n8435 rules/marlborough/rules.yaml:2438:19\n8436 rules/marlborough/rules.yaml:2439:19\n8437 rules/marlborough/rules.yaml:2440:23\n8441 rules/marlborough/rules.yaml:2441:7\n8456 rules/marlborough/rules.yaml:1825:7\n8457 rules/marlborough/rules.yaml:1826:7\n8468 rules/marlborough/rules.yaml:1827:7\n8469 rules/marlborough/rules.yaml:1829:15\n8470 rules/marlborough/rules.yaml:1830:19\n8478 rules/marlborough/rules.yaml:1831:23\n8481 rules/marlborough/rules.yaml:1833:15\n8484 rules/marlborough/rules.yaml:1835:15\n8486 rules/marlborough/rules.yaml:1836:7\n8505 rules/marlborough/rules.yaml:1055:7\n8506 rules/marlborough/rules.yaml:1056:11\n8507 rules/marlborough/rules.yaml:1057:7\n8508 rules/marlborough/rules.yaml:1058:7\n8513 rules/marlborough/rules.yaml:1070:15\n8516 rules/marlborough/rules.yaml:1060:15\n8517 rules/marlborough/rules.yaml:1061:15\n8518 rules/marlborough/rules.yaml:1062:15\n8525 rules/marlborough/rules.yaml:1063:15\n8528 rules/marlborough/rules.yaml:1065:15\n8529 rules/marlborough/rules.yaml:1066:15\n8530 rules/marlborough/rules.yaml:1067:15\n8537 rules/marlborough/rules.yaml:1068:15\n8555 rules/marlborough/rules.yaml:1567:7\n8580 rules/marlborough/rules.yaml:1568:11\n8585 rules/marlborough/rules.yaml:1569:11\n8599 rules/marlborough/rules.yaml:1570:15\n8600 rules/marlborough/rules.yaml:1571:15\n8631 rules/marlborough/rules.yaml:1081:7\n8632 rules/marlborough/rules.yaml:1082:7\n8646 rules/marlborough/rules.yaml:1083:7\n8647 rules/marlborough/rules.yaml:1084:11\n8648 rules/marlborough/rules.yaml:1085:15\n8649 rules/marlborough/rules.yaml:1086:7\n8650 rules/marlborough/rules.yaml:1087:7\n8659 rules/marlborough/rules.yaml:1088:7\n8664 rules/marlborough/rules.yaml:1089:11\n8665 rules/marlborough/rules.yaml:1090:11\n8666 rules/marlborough/rules.yaml:1091:11\n8678 rules/marlborough/rules.yaml:1092:11\n8687 rules/marlborough/rules.yaml:1093:11\n8688 rules/marlborough/rules.yaml:1094:15\n8689 rules/marlborough/rules.yaml:1095:19\n8697 rules/marlborough/rules.yaml:1097:15\n8710 rules/marlborough/rules.yaml:1098:15\n8711 rules/marlborough/rules.yaml:1099:19\n8713 rules/marlborough/rules.yaml:1100:15\n8716 rules/marlborough/rules.yaml:1101:7\n8717 rules/marlborough/rules.yaml:1102:7\n8758 rules/marlborough/rules.yaml:2284:7\n8759 rules/marlborough/rules.yaml:2285:7\n8769 rules/marlborough/rules.yaml:2286:7\n8774 rules/marlborough/rules.yaml:2287:7\n8798 rules/marlborough/rules.yaml:2288:7\n8799 rules/marlborough/rules.yaml:2289:11\n8800 rules/marlborough/rules.yaml:2290:7\n8817 rules/marlborough/rules.yaml:2291:7\n8818 rules/marlborough/rules.yaml:2292:11\n8819 rules/marlborough/rules.yaml:2293:7\n8830 rules/marlborough/rules.yaml:2294:11\n8844 rules/marlborough/rules.yaml:2295:11\n8845 rules/marlborough/rules.yaml:2296:11\n8846 rules/marlborough/rules.yaml:2297:11\n8847 rules/marlborough/rules.yaml:2298:15\n8848 rules/marlborough/rules.yaml:2299:19\n8854 rules/marlborough/rules.yaml:2301:15\n8855 rules/marlborough/rules.yaml:2302:15\n8856 rules/marlborough/rules.yaml:2303:19\n8868 rules/marlborough/rules.yaml:2305:19\n8894 rules/marlborough/rules.yaml:2306:19\n8898 rules/marlborough/rules.yaml:2307:7\n8909 rules/marlborough/rules.yaml:2308:11\n8910 rules/marlborough/rules.yaml:2309:11\n8911 rules/marlborough/rules.yaml:2310:11\n8912 rules/marlborough/rules.yaml:2311:11\n8921 rules/marlborough/rules.yaml:2312:11\n8922 rules/marlborough/rules.yaml:2313:11\n8925 rules/marlborough/rules.yaml:2314:11\n8931 rules/marlborough/rules.yaml:2315:15\n8943 rules/marlborough/rules.yaml:2316:19\n8960 rules/marlborough/rules.yaml:2317:19\n8980 rules/marlborough/rules.yaml:2318:23\n9017 rules/marlborough/rules.yaml:2319:23\n9018 rules/marlborough/rules.yaml:2320:23\n9022 rules/marlborough/rules.yaml:2321:7\n9023 rules/marlborough/rules.yaml:2322:11\n9045 rules/marlborough/rules.yaml:1501:7\n9046 rules/marlborough/rules.yaml:1502:7\n9062 rules/marlborough/rules.yaml:1503:7\n9073 rules/marlborough/rules.yaml:1504:11\n9100 rules/marlborough/rules.yaml:1505:15\n9113 rules/marlborough/rules.yaml:1506:15\n9119 rules/marlborough/rules.yaml:1507:19\n9120 rules/marlborough/rules.yaml:1508:19\n9123 rules/marlborough/rules.yaml:1518:23\n9127 rules/marlborough/rules.yaml:1509:23\n9128 rules/marlborough/rules.yaml:1510:23\n9164 rules/marlborough/rules.yaml:1511:23\n9165 rules/marlborough/rules.yaml:1512:27\n9167 rules/marlborough/rules.yaml:1513:23\n9179 rules/marlborough/rules.yaml:1514:23\n9180 rules/marlborough/rules.yaml:1515:27\n9181 rules/marlborough/rules.yaml:1516:31\n9210 rules/marlborough/rules.yaml:2479:3\n9215 rules/marlborough/rules.yaml:2479:3\n9217 rules/marlborough/rules.yaml:2479:3\n9218 rules/marlborough/rules.yaml:2479:3\n9219 rules/marlborough/rules.yaml:2479:3\n9220 rules/marlborough/rules.yaml:2479:3\n9221 rules/marlborough/rules.yaml:2479:3\n9222 rules/marlborough/rules.yaml:2479:3\n9235 rules/marlborough/rules.yaml:2479:3\n9236 rules/marlborough/rules.yaml:2479:3\n9248 rules/marlborough/rules.yaml:2479:3\n9254 rules/marlborough/rules.yaml:2479:3\n9259 rules/marlborough/rules.yaml:2479:3\n9260 rules/marlborough/rules.yaml:2479:3\n9282 rules/marlborough/rules.yaml:2479:3\n9322 rules/marlborough/rules.yaml:2479:3\n9323 rules/marlborough/rules.yaml:2479:3\n9325 rules/marlborough/rules.yaml:2479:3\n9326 rules/marlborough/rules.yaml:2479:3\n9330 rules/marlborough/rules.yaml:2479:3\n9348 rules/marlborough/rules.yaml:2130:7\n9353 rules/marlborough/rules.yaml:2131:7\n9361 rules/marlborough/rules.yaml:2132:11\n9367 rules/marlborough/rules.yaml:2133:11\n9368 rules/marlborough/rules.yaml:2134:15\n9369 rules/marlborough/rules.yaml:2135:15\n9371 rules/marlborough/rules.yaml:2137:15\n9395 rules/marlborough/rules.yaml:1109:7\n9396 rules/marlborough/rules.yaml:1110:7\n9399 rules/marlborough/rules.yaml:1114:11\n9407 rules/marlborough/rules.yaml:1111:11\n9413 rules/marlborough/rules.yaml:1112:11\n9429 rules/marlborough/rules.yaml:1718:7\n9430 rules/marlborough/rules.yaml:1719:7\n9431 rules/marlborough/rules.yaml:1720:7\n9436 rules/marlborough/rules.yaml:1721:11\n9453 rules/marlborough/rules.yaml:1774:7\n9454 rules/marlborough/rules.yaml:1775:7\n9455 rules/marlborough/rules.yaml:1776:7\n9456 rules/marlborough/rules.yaml:1777:7\n9492 rules/marlborough/rules.yaml:1585:7\n9517 rules/marlborough/rules.yaml:1586:11\n9518 rules/marlborough/rules.yaml:1587:11\n9519 rules/marlborough/rules.yaml:1588:11\n9520 rules/marlborough/rules.yaml:1589:15\n9529 rules/marlborough/rules.yaml:1591:15\n9542 rules/marlborough/rules.yaml:1592:15\n9544 rules/marlborough/rules.yaml:1593:15\n9548 rules/marlborough/rules.yaml:1594:7\n9555 rules/marlborough/rules.yaml:1595:7\n9556 rules/marlborough/rules.yaml:1596:7\n9561 rules/marlborough/rules.yaml:1597:7\n9569 rules/marlborough/rules.yaml:1598:11\n9582 rules/marlborough/rules.yaml:1599:11\n9587 rules/marlborough/rules.yaml:1600:15\n9590 rules/marlborough/rules.yaml:1601:15\n9597 rules/marlborough/rules.yaml:1602:15\n9598 rules/marlborough/rules.yaml:1603:15\n9601 rules/marlborough/rules.yaml:1604:7\n9602 rules/marlborough/rules.yaml:1605:7\n9613 rules/marlborough/rules.yaml:1606:11\n9616 rules/marlborough/rules.yaml:1607:11\n9671 rules/marlborough/rules.yaml:1608:11\n9672 rules/marlborough/rules.yaml:1609:15\n9681 rules/marlborough/rules.yaml:1611:15\n9687 rules/marlborough/rules.yaml:1612:15\n9688 rules/marlborough/rules.yaml:1613:19\n9690 rules/marlborough/rules.yaml:1615:19\n9693 rules/marlborough/rules.yaml:1616:19\n9694 rules/marlborough/rules.yaml:1617:19\n9698 rules/marlborough/rules.yaml:1618:7\n9699 rules/marlborough/rules.yaml:1619:7\n9710 rules/marlborough/rules.yaml:1620:11\n9738 rules/marlborough/rules.yaml:1621:11\n9739 rules/marlborough/rules.yaml:1622:15\n9748 rules/marlborough/rules.yaml:1624:15\n9756 rules/marlborough/rules.yaml:1625:15\n9757 rules/marlborough/rules.yaml:1626:19\n9763 rules/marlborough/rules.yaml:1628:19\n9768 rules/marlborough/rules.yaml:1629:19\n9771 rules/marlborough/rules.yaml:1630:19\n9772 rules/marlborough/rules.yaml:1631:19\n9776 rules/marlborough/rules.yaml:1632:23\n9778 rules/marlborough/rules.yaml:1633:23\n9787 rules/marlborough/rules.yaml:1635:23\n9800 rules/marlborough/rules.yaml:1636:23\n9802 rules/marlborough/rules.yaml:1637:23\n9868 rules/marlborough/rules.yaml:1528:7\n9889 rules/marlborough/rules.yaml:1529:7\n9894 rules/marlborough/rules.yaml:1530:11\n9895 rules/marlborough/rules.yaml:1531:7\n9896 rules/marlborough/rules.yaml:1532:7\n9917 rules/marlborough/rules.yaml:1533:7\n9918 rules/marlborough/rules.yaml:1534:11\n9919 rules/marlborough/rules.yaml:1535:11\n9920 rules/marlborough/rules.yaml:1536:15\n9921 rules/marlborough/rules.yaml:1537:11\n9922 rules/marlborough/rules.yaml:1538:7\n9935 rules/marlborough/rules.yaml:1539:7\n9936 rules/marlborough/rules.yaml:1540:11\n9938 rules/marlborough/rules.yaml:1541:7\n9964 rules/marlborough/rules.yaml:2517:1\n9965 rules/marlborough/rules.yaml:2517:1\n9966 rules/marlborough/rules.yaml:2517:1\n9977 rules/marlborough/rules.yaml:2517:1\n9978 rules/marlborough/rules.yaml:2517:1\n9990 rules/marlborough/rules.yaml:2517:1\n10009 rules/marlborough/rules.yaml:2517:1\n10043 rules/marlborough/rules.yaml:2517:1\n10044 rules/marlborough/rules.yaml:2517:1\n10050 rules/marlborough/rules.yaml:2517:1\n10051 rules/marlborough/rules.yaml:2517:1\n10052 rules/marlborough/rules.yaml:2517:1\n10053 rules/marlborough/rules.yaml:2517:1\n10054 rules/marlborough/rules.yaml:2517:1\n10055 rules/marlborough/rules.yaml:2517:1\n10066 rules/marlborough/rules.yaml:2517:1\n10089 rules/marlborough/rules.yaml:2517:1\n10132 rules/marlborough/rules.yaml:2517:1\n10133 rules/marlborough/rules.yaml:2517:1\n10134 rules/marlborough/rules.yaml:2517:1\n10138 rules/marlborough/rules.yaml:2517:1\n10139 rules/marlborough/rules.yaml:2517:1\n10140 rules/marlborough/rules.yaml:2517:1\n10141 rules/marlborough/rules.yaml:2517:1\n10167 rules/marlborough/rules.yaml:1784:7\n10173 rules/marlborough/rules.yaml:1785:7\n10194 rules/marlborough/rules.yaml:1786:7\n10195 rules/marlborough/rules.yaml:1787:11\n10196 rules/marlborough/rules.yaml:1788:11\n10202 rules/marlborough/rules.yaml:1789:15\n10203 rules/marlborough/rules.yaml:1790:7\n10230 rules/marlborough/rules.yaml:1791:11\n10255 rules/marlborough/rules.yaml:1792:7\n10276 rules/marlborough/rules.yaml:1793:11\n10312 rules/marlborough/rules.yaml:2115:7\n10331 rules/marlborough/rules.yaml:2116:7\n10332 rules/marlborough/rules.yaml:2117:11\n10333 rules/marlborough/rules.yaml:2118:11\n10334 rules/marlborough/rules.yaml:2119:7\n10345 rules/marlborough/rules.yaml:2120:7\n10363 rules/marlborough/rules.yaml:2121:7\n10365 rules/marlborough/rules.yaml:2122:7\n10405 rules/marlborough/rules.yaml:1408:7\n10406 rules/marlborough/rules.yaml:1409:11\n10407 rules/marlborough/rules.yaml:1410:7\n10408 rules/marlborough/rules.yaml:1411:7\n10409 rules/marlborough/rules.yaml:1412:7\n10420 rules/marlborough/rules.yaml:1413:11\n10425 rules/marlborough/rules.yaml:1414:15\n10429 rules/marlborough/rules.yaml:1416:15\n10436 rules/marlborough/rules.yaml:1417:11\n10441 rules/marlborough/rules.yaml:1418:15\n10448 rules/marlborough/rules.yaml:1419:11\n10449 rules/marlborough/rules.yaml:1420:15\n10451 rules/marlborough/rules.yaml:1422:15\n10452 rules/marlborough/rules.yaml:1423:11\n10466 rules/marlborough/rules.yaml:2452:7\n10468 rules/marlborough/rules.yaml:2453:7\n10479 rules/marlborough/rules.yaml:2454:7\n10483 rules/marlborough/rules.yaml:2455:7\n10504 rules/marlborough/rules.yaml:2168:7\n10505 rules/marlborough/rules.yaml:2169:7\n10506 rules/marlborough/rules.yaml:2170:11\n10507 rules/marlborough/rules.yaml:2171:7\n10524 rules/marlborough/rules.yaml:2172:7\n10528 rules/marlborough/rules.yaml:2173:7\n10529 rules/marlborough/rules.yaml:2174:7\n10536 rules/marlborough/rules.yaml:2175:11\n10537 rules/marlborough/rules.yaml:2176:7\n10548 rules/marlborough/rules.yaml:2177:7\n10549 rules/marlborough/rules.yaml:2178:11\n10550 rules/marlborough/rules.yaml:2179:7\n10551 rules/marlborough/rules.yaml:2180:7\n10552 rules/marlborough/rules.yaml:2181:7\n10553 rules/marlborough/rules.yaml:2182:7\n10554 rules/marlborough/rules.yaml:2183:7\n10555 rules/marlborough/rules.yaml:2185:15\n10566 rules/marlborough/rules.yaml:2187:15\n10570 rules/marlborough/rules.yaml:2189:15\n10574 rules/marlborough/rules.yaml:2191:15\n10581 rules/marlborough/rules.yaml:2192:15\n10585 rules/marlborough/rules.yaml:2194:15\n10592 rules/marlborough/rules.yaml:2195:15\n10601 rules/marlborough/rules.yaml:2196:15\n10609 rules/marlborough/rules.yaml:2197:19\n10615 rules/marlborough/rules.yaml:2198:19\n10618 rules/marlborough/rules.yaml:2199:15\n10705 rules/marlborough/rules.yaml:2147:7\n10706 rules/marlborough/rules.yaml:2148:7\n10707 rules/marlborough/rules.yaml:2149:7\n10708 rules/marlborough/rules.yaml:2150:11\n10709 rules/marlborough/rules.yaml:2151:11\n10710 rules/marlborough/rules.yaml:2152:7\n10713 rules/marlborough/rules.yaml:2153:7\n10714 rules/marlborough/rules.yaml:2154:7\n10717 rules/marlborough/rules.yaml:2155:7\n10718 rules/marlborough/rules.yaml:2156:7\n10725 rules/marlborough/rules.yaml:2157:7\n10726 rules/marlborough/rules.yaml:2158:11\n10743 rules/marlborough/rules.yaml:2255:7\n10744 rules/marlborough/rules.yaml:2256:7\n10755 rules/marlborough/rules.yaml:2257:11\n10765 rules/marlborough/rules.yaml:2258:11\n10770 rules/marlborough/rules.yaml:2259:11\n10771 rules/marlborough/rules.yaml:2260:15\n10780 rules/marlborough/rules.yaml:2262:15\n10786 rules/marlborough/rules.yaml:2263:15\n10787 rules/marlborough/rules.yaml:2264:19\n10789 rules/marlborough/rules.yaml:2266:19\n10792 rules/marlborough/rules.yaml:2267:19\n10793 rules/marlborough/rules.yaml:2268:19\n10816 rules/marlborough/rules.yaml:1681:7\n10817 rules/marlborough/rules.yaml:1682:7\n10818 rules/marlborough/rules.yaml:1683:7\n10819 rules/marlborough/rules.yaml:1684:7\n10830 rules/marlborough/rules.yaml:1685:11\n10840 rules/marlborough/rules.yaml:1686:11\n10841 rules/marlborough/rules.yaml:1687:11\n10842 rules/marlborough/rules.yaml:1688:11\n10843 rules/marlborough/rules.yaml:1689:15\n10854 rules/marlborough/rules.yaml:1691:15\n10867 rules/marlborough/rules.yaml:1692:15\n10874 rules/marlborough/rules.yaml:1694:15\n10887 rules/marlborough/rules.yaml:1695:15\n10888 rules/marlborough/rules.yaml:1696:19\n10890 rules/marlborough/rules.yaml:1698:19\n10894 rules/marlborough/rules.yaml:1699:7\n10897 rules/marlborough/rules.yaml:1700:7\n10922 rules/marlborough/rules.yaml:2027:7\n10923 rules/marlborough/rules.yaml:2028:7\n10924 rules/marlborough/rules.yaml:2029:7\n10925 rules/marlborough/rules.yaml:2030:7\n10926 rules/marlborough/rules.yaml:2031:7\n10927 rules/marlborough/rules.yaml:2032:7\n10928 rules/marlborough/rules.yaml:2034:15\n10929 rules/marlborough/rules.yaml:2035:19\n10931 rules/marlborough/rules.yaml:2037:19\n10936 rules/marlborough/rules.yaml:2044:15\n10937 rules/marlborough/rules.yaml:2045:15\n10944 rules/marlborough/rules.yaml:2053:15\n10947 rules/marlborough/rules.yaml:2039:15\n10950 rules/marlborough/rules.yaml:2042:19\n10953 rules/marlborough/rules.yaml:2040:19\n10957 rules/marlborough/rules.yaml:2047:15\n10958 rules/marlborough/rules.yaml:2048:15\n10962 rules/marlborough/rules.yaml:2050:15\n10963 rules/marlborough/rules.yaml:2051:15\n10993 rules/marlborough/rules.yaml:2382:7\n10994 rules/marlborough/rules.yaml:2383:7\n10995 rules/marlborough/rules.yaml:2384:7\n11013 rules/marlborough/rules.yaml:2385:7\n11014 rules/marlborough/rules.yaml:2386:11\n11017 rules/marlborough/rules.yaml:2387:7\n11018 rules/marlborough/rules.yaml:2388:7\n11019 rules/marlborough/rules.yaml:2389:7\n11028 rules/marlborough/rules.yaml:2390:7\n11029 rules/marlborough/rules.yaml:2391:7\n11030 rules/marlborough/rules.yaml:2392:7\n11031 rules/marlborough/rules.yaml:2393:11\n11032 rules/marlborough/rules.yaml:2394:11\n11033 rules/marlborough/rules.yaml:2395:7\n11034 rules/marlborough/rules.yaml:2396:11\n11035 rules/marlborough/rules.yaml:2397:7\n11036 rules/marlborough/rules.yaml:2398:7\n11054 rules/marlborough/rules.yaml:2399:7\n11055 rules/marlborough/rules.yaml:2400:11\n11056 rules/marlborough/rules.yaml:2401:15\n11058 rules/marlborough/rules.yaml:2402:11\n11059 rules/marlborough/rules.yaml:2403:7\n11072 rules/marlborough/rules.yaml:2404:7\n11073 rules/marlborough/rules.yaml:2405:11\n11074 rules/marlborough/rules.yaml:2406:7\n11087 rules/marlborough/rules.yaml:2407:7\n11092 rules/marlborough/rules.yaml:2408:11\n11093 rules/marlborough/rules.yaml:2409:11\n11118 rules/marlborough/rules.yaml:2410:11\n11119 rules/marlborough/rules.yaml:2411:11\n11139 rules/marlborough/rules.yaml:2362:7\n11140 rules/marlborough/rules.yaml:2363:7\n11148 rules/marlborough/rules.yaml:2364:11\n11154 rules/marlborough/rules.yaml:2365:11\n11159 rules/marlborough/rules.yaml:2366:15\n11165 rules/marlborough/rules.yaml:2367:15\n11167 rules/marlborough/rules.yaml:2368:7\n11198 rules/marlborough/rules.yaml:2336:7\n11206 rules/marlborough/rules.yaml:2337:7\n11207 rules/marlborough/rules.yaml:2338:11\n11208 rules/marlborough/rules.yaml:2339:11\n11209 rules/marlborough/rules.yaml:2340:7\n11210 rules/marlborough/rules.yaml:2341:7\n11213 rules/marlborough/rules.yaml:2342:7\n11214 rules/marlborough/rules.yaml:2343:7\n11215 rules/marlborough/rules.yaml:2344:11\n11216 rules/marlborough/rules.yaml:2345:7\n11217 rules/marlborough/rules.yaml:2346:7\n11234 rules/marlborough/rules.yaml:2347:11\n11235 rules/marlborough/rules.yaml:2348:11\n11244 rules/marlborough/rules.yaml:2349:15\n11257 rules/marlborough/rules.yaml:2350:15\n11258 rules/marlborough/rules.yaml:2351:15\n11260 rules/marlborough/rules.yaml:2352:15\n11280 rules/marlborough/rules.yaml:2212:7\n11291 rules/marlborough/rules.yaml:2213:11\n11292 rules/marlborough/rules.yaml:2214:11\n11313 rules/marlborough/rules.yaml:2215:15\n11321 rules/marlborough/rules.yaml:2216:15\n11322 rules/marlborough/rules.yaml:2217:19\n11325 rules/marlborough/rules.yaml:2218:19\n11326 rules/marlborough/rules.yaml:2219:19\n11351 rules/marlborough/rules.yaml:976:7\n11360 rules/marlborough/rules.yaml:977:7\n11361 rules/marlborough/rules.yaml:978:11\n11362 rules/marlborough/rules.yaml:979:7\n11365 rules/marlborough/rules.yaml:980:11\n11366 rules/marlborough/rules.yaml:981:11\n11367 rules/marlborough/rules.yaml:982:7\n11368 rules/marlborough/rules.yaml:983:11\n11369 rules/marlborough/rules.yaml:984:15\n11370 rules/marlborough/rules.yaml:985:7\n11377 rules/marlborough/rules.yaml:986:7\n11386 rules/marlborough/rules.yaml:987:7\n11387 rules/marlborough/rules.yaml:988:11\n11388 rules/marlborough/rules.yaml:989:7\n11389 rules/marlborough/rules.yaml:990:7\n11390 rules/marlborough/rules.yaml:991:7\n11391 rules/marlborough/rules.yaml:992:7\n11409 rules/marlborough/rules.yaml:993:7\n11412 rules/marlborough/rules.yaml:994:11\n11417 rules/marlborough/rules.yaml:995:7\n11418 rules/marlborough/rules.yaml:996:11\n11419 rules/marlborough/rules.yaml:997:11\n11420 rules/marlborough/rules.yaml:998:15\n11421 rules/marlborough/rules.yaml:999:11\n11422 rules/marlborough/rules.yaml:1000:7\n11435 rules/marlborough/rules.yaml:1001:7\n11436 rules/marlborough/rules.yaml:1002:11\n11438 rules/marlborough/rules.yaml:1003:7\n11461 rules/marlborough/rules.yaml:2498:3\n11466 rules/marlborough/rules.yaml:2498:3\n11468 rules/marlborough/rules.yaml:2498:3\n11469 rules/marlborough/rules.yaml:2498:3\n11470 rules/marlborough/rules.yaml:2498:3\n11471 rules/marlborough/rules.yaml:2498:3\n11472 rules/marlborough/rules.yaml:2498:3\n11473 rules/marlborough/rules.yaml:2498:3\n11486 rules/marlborough/rules.yaml:2498:3\n11487 rules/marlborough/rules.yaml:2498:3\n11499 rules/marlborough/rules.yaml:2498:3\n11505 rules/marlborough/rules.yaml:2498:3\n11508 rules/marlborough/rules.yaml:2498:3\n11509 rules/marlborough/rules.yaml:2498:3\n11530 rules/marlborough/rules.yaml:2498:3\n11568 rules/marlborough/rules.yaml:2498:3\n11569 rules/marlborough/rules.yaml:2498:3\n11571 rules/marlborough/rules.yaml:2498:3\n11572 rules/marlborough/rules.yaml:2498:3\n11576 rules/marlborough/rules.yaml:2498:3\n11615 rules/marlborough/rules.yaml:1441:7\n11621 rules/marlborough/rules.yaml:1442:7\n11635 rules/marlborough/rules.yaml:1443:7\n11646 rules/marlborough/rules.yaml:1444:7\n11650 rules/marlborough/rules.yaml:1445:11\n11651 rules/marlborough/rules.yaml:1446:11\n11652 rules/marlborough/rules.yaml:1447:7\n11653 rules/marlborough/rules.yaml:1448:7\n11709 rules/marlborough/rules.yaml:1449:7\n11710 rules/marlborough/rules.yaml:1450:11\n11711 rules/marlborough/rules.yaml:1451:7\n11715 rules/marlborough/rules.yaml:1452:11\n11716 rules/marlborough/rules.yaml:1453:7\n11717 rules/marlborough/rules.yaml:1454:11\n11718 rules/marlborough/rules.yaml:1455:7\n11719 rules/marlborough/rules.yaml:1456:11\n11720 rules/marlborough/rules.yaml:1457:15\n11722 rules/marlborough/rules.yaml:1458:11\n11724 rules/marlborough/rules.yaml:1460:11\n11725 rules/marlborough/rules.yaml:1461:7\n11726 rules/marlborough/rules.yaml:1462:11\n11729 rules/marlborough/rules.yaml:1463:15\n11730 rules/marlborough/rules.yaml:1464:19\n11731 rules/marlborough/rules.yaml:1465:15\n11733 rules/marlborough/rules.yaml:1467:15\n11734 rules/marlborough/rules.yaml:1468:7\n11739 rules/marlborough/rules.yaml:1469:11\n11740 rules/marlborough/rules.yaml:1470:11\n11741 rules/marlborough/rules.yaml:1471:11\n11746 rules/marlborough/rules.yaml:1472:15\n11747 rules/marlborough/rules.yaml:1473:15\n11755 rules/marlborough/rules.yaml:1474:19\n11767 rules/marlborough/rules.yaml:1475:19\n11770 rules/marlborough/rules.yaml:1476:7\n11775 rules/marlborough/rules.yaml:1477:11\n11782 rules/marlborough/rules.yaml:1478:7\n11798 rules/marlborough/rules.yaml:1479:7\n11803 rules/marlborough/rules.yaml:1480:11\n11804 rules/marlborough/rules.yaml:1481:7\n11805 rules/marlborough/rules.yaml:1482:7\n11806 rules/marlborough/rules.yaml:1483:11\n11807 rules/marlborough/rules.yaml:1484:7\n11824 rules/marlborough/rules.yaml:1485:7\n11829 rules/marlborough/rules.yaml:1486:11\n11830 rules/marlborough/rules.yaml:1487:11\n11831 rules/marlborough/rules.yaml:1488:15\n11850 rules/marlborough/rules.yaml:1489:11\n11856 rules/marlborough/rules.yaml:1490:11\n11893 rules/marlborough/rules.yaml:1321:7\n11918 rules/marlborough/rules.yaml:1322:7\n11919 rules/marlborough/rules.yaml:1323:7\n11920 rules/marlborough/rules.yaml:1324:11\n11948 rules/marlborough/rules.yaml:1325:7\n11965 rules/marlborough/rules.yaml:1326:7\n11966 rules/marlborough/rules.yaml:1327:11\n11967 rules/marlborough/rules.yaml:1328:11\n11968 rules/marlborough/rules.yaml:1329:11\n11969 rules/marlborough/rules.yaml:1330:7\n11970 rules/marlborough/rules.yaml:1331:7\n11971 rules/marlborough/rules.yaml:1332:7\n11972 rules/marlborough/rules.yaml:1333:7\n11992 rules/marlborough/rules.yaml:1334:7\n12014 rules/marlborough/rules.yaml:1335:7\n12015 rules/marlborough/rules.yaml:1336:11\n12016 rules/marlborough/rules.yaml:1337:11\n12017 rules/marlborough/rules.yaml:1338:7\n12026 rules/marlborough/rules.yaml:1339:11\n12032 rules/marlborough/rules.yaml:1340:11\n12034 rules/marlborough/rules.yaml:1341:7\n12045 rules/marlborough/rules.yaml:1342:7\n12046 rules/marlborough/rules.yaml:1343:7\n12051 rules/marlborough/rules.yaml:1344:11\n12052 rules/marlborough/rules.yaml:1345:11\n12062 rules/marlborough/rules.yaml:1346:15\n12092 rules/marlborough/rules.yaml:1347:11\n12093 rules/marlborough/rules.yaml:1348:15\n12094 rules/marlborough/rules.yaml:1349:15\n12096 rules/marlborough/rules.yaml:1351:15\n12097 rules/marlborough/rules.yaml:1352:15\n12100 rules/marlborough/rules.yaml:1353:7\n12101 rules/marlborough/rules.yaml:1354:7\n12109 rules/marlborough/rules.yaml:1355:11\n12124 rules/marlborough/rules.yaml:1356:7\n12125 rules/marlborough/rules.yaml:1357:11\n12126 rules/marlborough/rules.yaml:1358:7\n12127 rules/marlborough/rules.yaml:1359:7\n12128 rules/marlborough/rules.yaml:1360:11\n12129 rules/marlborough/rules.yaml:1361:15\n12131 rules/marlborough/rules.yaml:1362:15\n12132 rules/marlborough/rules.yaml:1363:11\n12134 rules/marlborough/rules.yaml:1365:11\n12135 rules/marlborough/rules.yaml:1366:7\n12140 rules/marlborough/rules.yaml:1367:11\n12141 rules/marlborough/rules.yaml:1368:11\n12142 rules/marlborough/rules.yaml:1369:11\n12147 rules/marlborough/rules.yaml:1370:15\n12148 rules/marlborough/rules.yaml:1371:15\n12156 rules/marlborough/rules.yaml:1372:19\n12168 rules/marlborough/rules.yaml:1373:19\n12171 rules/marlborough/rules.yaml:1374:7\n12181 rules/marlborough/rules.yaml:1375:7\n12182 rules/marlborough/rules.yaml:1376:11\n12183 rules/marlborough/rules.yaml:1377:7\n12184 rules/marlborough/rules.yaml:1378:7\n12185 rules/marlborough/rules.yaml:1379:11\n12186 rules/marlborough/rules.yaml:1380:7\n12203 rules/marlborough/rules.yaml:1381:7\n12208 rules/marlborough/rules.yaml:1382:11\n12209 rules/marlborough/rules.yaml:1383:11\n12217 rules/marlborough/rules.yaml:1384:15\n12230 rules/marlborough/rules.yaml:1385:15\n12231 rules/marlborough/rules.yaml:1386:15\n12232 rules/marlborough/rules.yaml:1387:19\n12233 rules/marlborough/rules.yaml:1388:19\n12236 rules/marlborough/rules.yaml:1389:11\n12245 rules/marlborough/rules.yaml:1390:11\n12246 rules/marlborough/rules.yaml:1391:15\n12249 rules/marlborough/rules.yaml:1392:11\n12250 rules/marlborough/rules.yaml:1393:15\n12251 rules/marlborough/rules.yaml:1394:11\n12252 rules/marlborough/rules.yaml:1395:11\n12259 rules/marlborough/rules.yaml:1396:11\n12260 rules/marlborough/rules.yaml:1397:11\n12261 rules/marlborough/rules.yaml:1398:15\n12262 rules/marlborough/rules.yaml:1399:11\n12310 rules/marlborough/rules.yaml:1981:7\n12326 rules/marlborough/rules.yaml:1982:11\n12327 rules/marlborough/rules.yaml:1983:11\n12328 rules/marlborough/rules.yaml:1984:11\n12340 rules/marlborough/rules.yaml:1985:15\n12345 rules/marlborough/rules.yaml:1987:15\n12368 rules/marlborough/flow.yaml:11:7\n12382 rules/marlborough/flow.yaml:12:11\n12414 rules/marlborough/rules.yaml:941:7\n12415 rules/marlborough/rules.yaml:942:7\n12416 rules/marlborough/rules.yaml:943:7\n12426 rules/marlborough/rules.yaml:944:11\n12434 rules/marlborough/rules.yaml:945:11\n12435 rules/marlborough/rules.yaml:946:15\n12436 rules/marlborough/rules.yaml:947:15\n12439 rules/marlborough/rules.yaml:948:7\n12450 rules/marlborough/rules.yaml:949:11\n12451 rules/marlborough/rules.yaml:950:11\n12469 rules/marlborough/rules.yaml:951:11\n12470 rules/marlborough/rules.yaml:952:11\n12471 rules/marlborough/rules.yaml:953:11\n12475 rules/marlborough/rules.yaml:954:7\n12476 rules/marlborough/rules.yaml:955:11\n12489 rules/marlborough/rules.yaml:1549:7\n12490 rules/marlborough/rules.yaml:1550:7\n12495 rules/marlborough/rules.yaml:1551:11\n12502 rules/marlborough/rules.yaml:1552:11\n12505 rules/marlborough/rules.yaml:1553:7\n12508 rules/marlborough/rules.yaml:1554:7\n12509 rules/marlborough/rules.yaml:1555:7\n12510 rules/marlborough/rules.yaml:1556:11\n12512 rules/marlborough/rules.yaml:1558:11\n12536 rules/marlborough/rules.yaml:1999:7\n12537 rules/marlborough/rules.yaml:2000:7\n12548 rules/marlborough/rules.yaml:2001:11\n12549 rules/marlborough/rules.yaml:2002:11\n12568 rules/marlborough/rules.yaml:2003:15\n12569 rules/marlborough/rules.yaml:2004:15\n12585 rules/marlborough/rules.yaml:2005:15\n12611 rules/marlborough/rules.yaml:2006:15\n12612 rules/marlborough/rules.yaml:2007:15\n12621 rules/marlborough/rules.yaml:2008:19\n12648 rules/marlborough/rules.yaml:2009:19\n12649 rules/marlborough/rules.yaml:2010:23\n12652 rules/marlborough/rules.yaml:2011:23\n12653 rules/marlborough/rules.yaml:2012:23\n12654 rules/marlborough/rules.yaml:2013:19\n12655 rules/marlborough/rules.yaml:2014:23\n12656 rules/marlborough/rules.yaml:2015:23\n12657 rules/marlborough/rules.yaml:2016:23\n12685 rules/marlborough/rules.yaml:1647:7\n12689 rules/marlborough/rules.yaml:1648:7\n12703 rules/marlborough/rules.yaml:1649:11\n12710 rules/marlborough/rules.yaml:1650:11\n12715 rules/marlborough/rules.yaml:1651:7\n12729 rules/marlborough/rules.yaml:1652:11\n12743 rules/marlborough/flow.yaml:104:7\n12748 rules/marlborough/flow.yaml:105:11\n12767 rules/marlborough/flow.yaml:50:7\n12774 rules/marlborough/flow.yaml:51:11\n12788 rules/marlborough/flow.yaml:52:15\n12806 rules/marlborough/flow.yaml:67:7\n12813 rules/marlborough/flow.yaml:68:11\n12827 rules/marlborough/flow.yaml:69:15\n12841 rules/marlborough/flow.yaml:85:7\n12860 rules/marlborough/flow.yaml:61:7\n12867 rules/marlborough/flow.yaml:62:11\n12881 rules/marlborough/flow.yaml:63:15\n12899 rules/marlborough/flow.yaml:89:7\n12913 rules/marlborough/flow.yaml:90:11\n12927 rules/marlborough/flow.yaml:45:7\n12932 rules/marlborough/flow.yaml:46:11\n12951 rules/marlborough/flow.yaml:79:7\n12956 rules/marlborough/flow.yaml:80:11\n12970 rules/marlborough/flow.yaml:81:15\n12984 rules/marlborough/flow.yaml:56:7\n12989 rules/marlborough/flow.yaml:57:11\n13007 rules/marlborough/rules.yaml:1043:7\n13013 rules/marlborough/rules.yaml:1044:7\n13014 rules/marlborough/rules.yaml:1045:11\n13015 rules/marlborough/rules.yaml:1046:7\n13026 rules/marlborough/rules.yaml:1047:7\n13027 rules/marlborough/rules.yaml:1048:7\n13040 rules/marlborough/rules.yaml:2095:7\n13045 rules/marlborough/rules.yaml:2096:7\n13046 rules/marlborough/rules.yaml:2097:11\n13047 rules/marlborough/rules.yaml:2098:11\n13048 rules/marlborough/rules.yaml:2099:7\n13049 rules/marlborough/rules.yaml:2100:7\n13056 rules/marlborough/rules.yaml:2101:7"

@@ -44,6 +44,7 @@ from rulecraft.runtime.prelude import pick_optional as _pick_optional
 from rulecraft.runtime.prelude import programs as _programs
 from rulecraft.runtime.prelude import reach as _reach  # noqa: F401
 from rulecraft.runtime.prelude import reachable as _reachable  # noqa: F401
+from rulecraft.runtime.prelude import ref as _ref
 from rulecraft.runtime.prelude import remove as _remove  # noqa: F401
 from rulecraft.runtime.prelude import report as _report  # noqa: F401
 from rulecraft.runtime.prelude import report_options as _report_options  # noqa: F401
@@ -58,6 +59,7 @@ from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
 from rulecraft.runtime.prelude import terms as _terms  # noqa: F401
 from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq
+from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
@@ -65,7 +67,7 @@ from rulecraft.runtime.prelude import wait as _wait
 # `rulecraft test` can fix.
 
 #: the runtime interface this engine was generated for (rulecraft.runtime.layout.ABI)
-ABI: Final = 2
+ABI: Final = 3
 #: the rulecraft version that generated it
 GENERATED_BY: Final = "0.1.0"
 
@@ -1416,7 +1418,8 @@ class RiseOfTotalitarianismRules:
 
     def f_action_value(self, S: list[Any], v_u: int) -> int:
         "The Action Value of a chit, doubled if a Leader is stacked under it, plus his Leader Bonus if its icon matches the chit's Action Type (+1 if only the icon: the Bonus as given); with the choice bonus_committed_only, the Bonus only for a Committed Leader. (ROT-AP-01, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:543:3]"
-        v_ls = [v_l for v_l in self.all_leader if S[self.o_e_leader__chit + v_l] == v_u]
+        N: list[int] = S
+        v_ls = [v_l for v_l in self.all_leader if N[self.o_e_leader__chit + v_l] == v_u]
         if len(v_ls) == 0:
             return self.s_e_chit__value[v_u]
         v_l_2: int = _head(v_ls)
@@ -1437,7 +1440,8 @@ class RiseOfTotalitarianismRules:
 
     def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: int) -> Any:
         "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:335:3]"
-        v_at = S[self.o_e_chit__location + v_u]
+        N: list[int] = S
+        v_at = _ref(N[self.o_e_chit__location + v_u])
         if v_at is None:
             return []
         return [
@@ -1445,15 +1449,16 @@ class RiseOfTotalitarianismRules:
             for v_t in self.all_chit
             if (
                 (
-                    (
-                        S[self.o_e_chit__location + v_t] is not None
-                        and self.s_e_chit__owner[v_t] != v_actor
-                    )
+                    (N[self.o_e_chit__location + v_t] >= 0 and self.s_e_chit__owner[v_t] != v_actor)
                     and v_t != v_u
                 )
                 and (
-                    S[self.o_e_chit__location + v_t] == v_at
-                    or S[self.o_e_chit__location + v_t] in self.s_e_area__adjacent[v_at]
+                    (
+                        S[self.o_e_chit__location + v_t] == v_at
+                        if v_at is not None
+                        else N[self.o_e_chit__location + v_t] < 0
+                    )
+                    or _ref(N[self.o_e_chit__location + v_t]) in self.s_e_area__adjacent[v_at]
                 )
             )
             and (
@@ -1481,7 +1486,7 @@ class RiseOfTotalitarianismRules:
         if self.s_e_strategy__support_modifier[v_c]:
             _w1 = 0
             for v_x__1 in self.all_population:
-                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+                if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__1])] == v_p:
                     _w1 += self.s_e_population__support[v_x__1]
             v_n += _w1
         if self.s_e_strategy__major[v_c] is not None:
@@ -1493,6 +1498,7 @@ class RiseOfTotalitarianismRules:
 
     def f_attempt_target_exists(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """ "if a card requires a target to be designated and none are eligible, then the Political Action Attempt does not occur ... In such a case the card only provides PPs": of the assumed card effects (the card conditions are not printed) only INFLUENCE has a target, a Population of the card's flag "actually moveable" for the player (not Committed in his own Dominance Area). The card still gives its PPs. (ROT-PA-04, ROT-CARDS-09) [rules/rise_of_totalitarianism/rules.yaml:661:3]"""
+        N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             _w1 = False
             _h1 = [
@@ -1507,7 +1513,7 @@ class RiseOfTotalitarianismRules:
                 ) and (
                     not (
                         S[self.o_e_population__committed + v_x]
-                        and S[self.o_e_population__box + v_x] == _head(_h1)
+                        and N[self.o_e_population__box + v_x] == _head(_h1)
                     )
                 ):
                     _w1 = True
@@ -1526,17 +1532,23 @@ class RiseOfTotalitarianismRules:
 
     def f_bonus_pp(self, S: list[Any], v_p: int) -> int:
         "The PPs p receives this Round for the Bonus Card (choice bonus_card_in_play; assumed bonus_card_pp). (ROT-COMP-02, ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:677:3]"
+        N: list[int] = S
         return (
             self.c_bonus_card_pp
-            if self.c_bonus_card_in_play and S[self.o_g_bonus_holder] == v_p
+            if self.c_bonus_card_in_play and N[self.o_g_bonus_holder] == v_p
             else 0
         )
 
     def f_candidates(self, S: list[Any], v_p: Any, v_m: int, v_s: Any) -> Any:
         "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:489:3]"
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         v_out: list[Any] = []
         for v_l in self.ixt_leader__major[v_m if v_m is not None else -1]:
-            if S[self.o_e_leader__box + v_l] == "pool" and S[self.o_e_leader__pool_of + v_l] == v_p:
+            if (
+                S[self.o_e_leader__box + v_l] == "pool"
+                and N[self.o_e_leader__pool_of + v_l] == _k_v_p
+            ):
                 v_out = [*v_out, *[v_l]]
             elif (
                 S[self.o_e_leader__box + v_l] == "parliament"
@@ -1565,11 +1577,11 @@ class RiseOfTotalitarianismRules:
 
     def f_conflicts_box(self, S: list[Any], v_nat: int) -> Any:
         "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:235:3]"
+        N: list[int] = S
         return [
             v_u
             for v_u in self.all_chit
-            if S[self.o_e_chit__location + v_u] is not None
-            and S[self.o_e_chit__nation + v_u] == v_nat
+            if N[self.o_e_chit__location + v_u] >= 0 and N[self.o_e_chit__nation + v_u] == v_nat
         ]
 
     def f_coup_pp(self, S: list[Any], v_p: int) -> int:
@@ -1579,14 +1591,15 @@ class RiseOfTotalitarianismRules:
         for v_c in _bits(N[self.o_g_active_coups]):
             _w1 += self.s_e_coup__pp[v_c]
         v_n = _w1
-        if S[self.o_p_played_coup + v_p] is not None and (
-            not self.s_e_coup__crisis[S[self.o_p_played_coup + v_p]]
+        if N[self.o_p_played_coup + v_p] >= 0 and (
+            not self.s_e_coup__crisis[_ref(N[self.o_p_played_coup + v_p])]
         ):
-            v_n += self.s_e_coup__pp[S[self.o_p_played_coup + v_p]]
+            v_n += self.s_e_coup__pp[_ref(N[self.o_p_played_coup + v_p])]
         return v_n
 
     def f_coup_winner(self, S: list[Any], v_nat: int) -> Any:
         """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
+        N: list[int] = S
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
             v_most = max([S[self.o_e_minor__cubes + v_nat].count(v_p) for v_p in self.all_player])
             v_tied = [
@@ -1604,8 +1617,8 @@ class RiseOfTotalitarianismRules:
             _w3 = 0
             for v_u in self.ixt_chit__owner[v_p_3 if v_p_3 is not None else -1]:
                 if (
-                    S[self.o_e_chit__location + v_u] is not None
-                    and S[self.o_e_chit__nation + v_u] == v_nat
+                    N[self.o_e_chit__location + v_u] >= 0
+                    and N[self.o_e_chit__nation + v_u] == v_nat
                 ):
                     _w3 += self.s_e_chit__value[v_u]
             _w2.append(_w3)
@@ -1616,8 +1629,8 @@ class RiseOfTotalitarianismRules:
             _w6 = 0
             for v_u_2 in self.ixt_chit__owner[v_p_4 if v_p_4 is not None else -1]:
                 if (
-                    S[self.o_e_chit__location + v_u_2] is not None
-                    and S[self.o_e_chit__nation + v_u_2] == v_nat
+                    N[self.o_e_chit__location + v_u_2] >= 0
+                    and N[self.o_e_chit__nation + v_u_2] == v_nat
                 ):
                     _w6 += self.s_e_chit__value[v_u_2]
             if _w6 == v_top:
@@ -1712,12 +1725,13 @@ class RiseOfTotalitarianismRules:
 
     def f_election_votes(self, S: list[Any], v_p: int, v_m: int) -> int:
         """The Votes p counts in m's Elections: his Electoral Votes, plus those of every Minor Party of m Allied with him (choice allied_votes_added). (ROT-ELEC-04, ROT-ALLY-01, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:601:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_x__1 in self.ixt_population__major[v_m if v_m is not None else -1]:
-            if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+            if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__1])] == v_p:
                 _w1 += (
                     self.s_e_population__votes[v_x__1]
-                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                    + self.s_e_box__votes[_ref(N[self.o_e_population__box + v_x__1])]
                 )
         v_n = _w1
         if self.c_allied_votes_added:
@@ -1726,10 +1740,12 @@ class RiseOfTotalitarianismRules:
                 if self.f_party_ally(S, v_t) == v_p:
                     _w3 = 0
                     for v_x__2 in self.ix_population__major.get(self.s_e_party__major[v_t], ()):
-                        if v_t in self.s_e_box__parties[S[self.o_e_population__box + v_x__2]]:
+                        if v_t in self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x__2])]:
                             _w3 += (
                                 self.s_e_population__votes[v_x__2]
-                                + self.s_e_box__party_votes[S[self.o_e_population__box + v_x__2]]
+                                + self.s_e_box__party_votes[
+                                    _ref(N[self.o_e_population__box + v_x__2])
+                                ]
                             )
                     _w2 += _w3
             v_n += _w2
@@ -1748,12 +1764,13 @@ class RiseOfTotalitarianismRules:
 
     def f_electoral_votes(self, S: list[Any], v_p: int, v_m: int) -> int:
         """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:167:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_x in self.ixt_population__major[v_m if v_m is not None else -1]:
-            if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
+            if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x])] == v_p:
                 _w1 += (
                     self.s_e_population__votes[v_x]
-                    + self.s_e_box__votes[S[self.o_e_population__box + v_x]]
+                    + self.s_e_box__votes[_ref(N[self.o_e_population__box + v_x])]
                 )
         return _w1
 
@@ -1770,7 +1787,7 @@ class RiseOfTotalitarianismRules:
         N: list[int] = S
         _w1 = 0
         for v_x__1 in self.all_population:
-            if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+            if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__1])] == v_p:
                 _w1 += (
                     self.s_e_population__bonus[v_x__1] * 2
                     if S[self.o_e_population__committed + v_x__1]
@@ -1829,9 +1846,10 @@ class RiseOfTotalitarianismRules:
 
     def f_in_dominance(self, S: list[Any], v_x: int) -> bool:
         "A Population is in a Dominance Area: an Ideology's, or (choice commit_in_party_dominance) a Minor Party's. (ROT-PROP-03, ROT-BOARD-09) [rules/rise_of_totalitarianism/rules.yaml:613:3]"
-        return self.s_e_box__dominance[S[self.o_e_population__box + v_x]] or (
+        N: list[int] = S
+        return self.s_e_box__dominance[_ref(N[self.o_e_population__box + v_x])] or (
             self.c_commit_in_party_dominance
-            and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
+            and len(self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x])]) > 0
         )
 
     def f_is_conflict(self, S: list[Any], v_u: int) -> bool:
@@ -1868,8 +1886,9 @@ class RiseOfTotalitarianismRules:
 
     def f_leader_controller(self, S: list[Any], v_l: int) -> Any:
         "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:455:3]"
+        N: list[int] = S
         if S[self.o_e_leader__box + v_l] == "pool":
-            return S[self.o_e_leader__pool_of + v_l]
+            return _ref(N[self.o_e_leader__pool_of + v_l])
         if (
             S[self.o_e_leader__box + v_l] != "area"
             and S[self.o_e_leader__box + v_l] != "parliament"
@@ -1878,26 +1897,29 @@ class RiseOfTotalitarianismRules:
         if self.s_e_leader__ideology[v_l] is not None:
             return self.s_e_leader__ideology[v_l]
         if S[self.o_e_leader__box + v_l] == "parliament":
-            return S[self.o_e_leader__control_cube + v_l]
-        if S[self.o_e_leader__chit + v_l] is not None:
-            return self.s_e_chit__owner[S[self.o_e_leader__chit + v_l]]
+            return _ref(N[self.o_e_leader__control_cube + v_l])
+        if N[self.o_e_leader__chit + v_l] >= 0:
+            return self.s_e_chit__owner[_ref(N[self.o_e_leader__chit + v_l])]
         if self.s_e_leader__party[v_l] is not None:
             return self.f_party_ally(S, self.s_e_leader__party[v_l])
         return None
 
     def f_leader_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
         """Votes of p's controlled Leaders in m's Parliament: 2 each, never the President's. (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:534:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_l in self.ixt_leader__major[v_m if v_m is not None else -1]:
             if (
                 S[self.o_e_leader__box + v_l] == "parliament"
-                and v_l != S[self.o_e_major__president + v_m]
+                and N[self.o_e_major__president + v_m] != v_l
             ) and self.f_leader_controller(S, v_l) == v_p:
                 _w1 += 1
         return 2 * _w1
 
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: int) -> Any:
         """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:280:3]"""
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         if self.s_e_chit__action[v_u] == "law":
             _w2 = []
             for v_a in self.ix_area__kind.get("capital", ()):
@@ -1956,12 +1978,12 @@ class RiseOfTotalitarianismRules:
             for v_a_4 in self.all_area:
                 _w12 = (
                     self.s_e_area__major[v_a_4] is not None
-                    and S[self.o_e_major__government + self.s_e_area__major[v_a_4]] == v_p
+                    and N[self.o_e_major__government + self.s_e_area__major[v_a_4]] == _k_v_p
                 )
                 if not _w12:
                     _w11 = False
                     for v_n in self.s_e_area__nations[v_a_4]:
-                        if S[self.o_e_minor__regime + v_n] == v_p:
+                        if N[self.o_e_minor__regime + v_n] == _k_v_p:
                             _w11 = True
                             break
                     _w12 = _w11
@@ -1972,6 +1994,7 @@ class RiseOfTotalitarianismRules:
 
     def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: int) -> Any:
         "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:569:3]"
+        N: list[int] = S
         return [
             v_l
             for v_l in self.all_leader
@@ -1980,13 +2003,13 @@ class RiseOfTotalitarianismRules:
                     (
                         (
                             S[self.o_e_leader__box + v_l] == "area"
-                            and S[self.o_e_leader__chit + v_l] is None
+                            and N[self.o_e_leader__chit + v_l] < 0
                         )
-                        and S[self.o_e_leader__area + v_l] is not None
+                        and N[self.o_e_leader__area + v_l] >= 0
                     )
                     and (
-                        S[self.o_e_leader__area + v_l] == v_a
-                        or S[self.o_e_leader__area + v_l] in self.s_e_area__adjacent[v_a]
+                        N[self.o_e_leader__area + v_l] == v_a
+                        or _ref(N[self.o_e_leader__area + v_l]) in self.s_e_area__adjacent[v_a]
                     )
                 )
                 and self.f_leader_controller(S, v_l) is not None
@@ -2033,6 +2056,7 @@ class RiseOfTotalitarianismRules:
 
     def f_moveable(self, S: list[Any], v_x: int, v_p: Any) -> bool:
         """A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:200:3]"""
+        N: list[int] = S
         _w2 = S[self.o_e_population__committed + v_x]
         if _w2:
             _w1 = []
@@ -2040,15 +2064,16 @@ class RiseOfTotalitarianismRules:
                 if self.s_e_box__dominance[v_b__1]:
                     _w1.append(v_b__1)
                     break
-            _w2 = S[self.o_e_population__box + v_x] == _head(_w1)
+            _w2 = N[self.o_e_population__box + v_x] == _head(_w1)
         return not _w2
 
     def f_on_map(self, S: list[Any], v_p: Any) -> Any:
         "on_map [rules/rise_of_totalitarianism/rules.yaml:308:3]"
+        N: list[int] = S
         return [
             v_u
             for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]
-            if S[self.o_e_chit__location + v_u] is not None
+            if N[self.o_e_chit__location + v_u] >= 0
         ]
 
     def f_operation_majors(self, S: list[Any], v_a: int) -> Any:
@@ -2072,12 +2097,13 @@ class RiseOfTotalitarianismRules:
 
     def f_parliament_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
         """Votes of p in m's Parliament: his Vote Cubes, +2 for each Leader he controls there (never the President). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:174:3]"""
+        N: list[int] = S
         _w2 = S[self.o_e_major__parliament + v_m].count(v_p)
         _w1 = 0
         for v_l__1 in self.ixt_leader__major[v_m if v_m is not None else -1]:
             if (
                 S[self.o_e_leader__box + v_l__1] == "parliament"
-                and v_l__1 != S[self.o_e_major__president + v_m]
+                and N[self.o_e_major__president + v_m] != v_l__1
             ) and self.f_leader_controller(S, v_l__1) == v_p:
                 _w1 += 1
         return _w2 + 2 * _w1
@@ -2100,12 +2126,13 @@ class RiseOfTotalitarianismRules:
 
     def f_party_votes(self, S: list[Any], v_t: int) -> int:
         """Electoral Votes of a Minor Party t (one nationality's): each Population of t's nationality in a box printing t's Minor Party icon gives its marker's votes plus the box's Minor Party votes (calculated apart from the box's Ideology votes). (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:591:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_x in self.ix_population__major.get(self.s_e_party__major[v_t], ()):
-            if v_t in self.s_e_box__parties[S[self.o_e_population__box + v_x]]:
+            if v_t in self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x])]:
                 _w1 += (
                     self.s_e_population__votes[v_x]
-                    + self.s_e_box__party_votes[S[self.o_e_population__box + v_x]]
+                    + self.s_e_box__party_votes[_ref(N[self.o_e_population__box + v_x])]
                 )
         return _w1
 
@@ -2127,9 +2154,10 @@ class RiseOfTotalitarianismRules:
 
     def f_population_funding(self, S: list[Any], v_p: int) -> int:
         """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:153:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_x in self.all_population:
-            if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
+            if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x])] == v_p:
                 _w1 += (
                     self.s_e_population__bonus[v_x] * 2
                     if S[self.o_e_population__committed + v_x]
@@ -2144,8 +2172,8 @@ class RiseOfTotalitarianismRules:
         for v_c in _bits(N[self.o_g_active_crises]):
             _w1 += self.s_e_crisis__pp[v_c]
         v_n = _w1
-        if S[self.o_p_played + v_p] is not None:
-            v_n += self.s_e_strategy__pp[S[self.o_p_played + v_p]]
+        if N[self.o_p_played + v_p] >= 0:
+            v_n += self.s_e_strategy__pp[_ref(N[self.o_p_played + v_p])]
         return v_n
 
     def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: int) -> int:
@@ -2216,14 +2244,13 @@ class RiseOfTotalitarianismRules:
 
     def f_stacked_here(self, S: list[Any], v_p: Any, v_a: int) -> Any:
         "p's Leaders stacked under Action chits in Area a (lone Leaders never react). (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         return [
             v_l
             for v_l in self.all_leader
-            if (
-                S[self.o_e_leader__chit + v_l] is not None
-                and S[self.o_e_leader__owner + v_l] == v_p
-            )
-            and S[self.o_e_leader__area + v_l] == v_a
+            if (N[self.o_e_leader__chit + v_l] >= 0 and N[self.o_e_leader__owner + v_l] == _k_v_p)
+            and N[self.o_e_leader__area + v_l] == v_a
         ]
 
     def f_start_era(self, S: list[Any]) -> int:
@@ -2232,14 +2259,16 @@ class RiseOfTotalitarianismRules:
 
     def f_support(self, S: list[Any], v_p: Any) -> int:
         """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:146:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_x in self.all_population:
-            if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
+            if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x])] == v_p:
                 _w1 += self.s_e_population__support[v_x]
         return _w1
 
     def f_vote_check(self, S: list[Any], v_p: Any, v_m: Any, v_two_thirds: bool) -> bool:
         """A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:181:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_q in self.all_player:
             _w3 = S[self.o_e_major__parliament + v_m].count(v_q)
@@ -2247,7 +2276,7 @@ class RiseOfTotalitarianismRules:
             for v_l__2 in self.ixt_leader__major[v_m if v_m is not None else -1]:
                 if (
                     S[self.o_e_leader__box + v_l__2] == "parliament"
-                    and v_l__2 != S[self.o_e_major__president + v_m]
+                    and N[self.o_e_major__president + v_m] != v_l__2
                 ) and self.f_leader_controller(S, v_l__2) == v_q:
                     _w2 += 1
             _w1 += _w3 + 2 * _w2
@@ -2261,7 +2290,7 @@ class RiseOfTotalitarianismRules:
             for v_l__4 in self.ixt_leader__major[v_m if v_m is not None else -1]:
                 if (
                     S[self.o_e_leader__box + v_l__4] == "parliament"
-                    and v_l__4 != S[self.o_e_major__president + v_m]
+                    and N[self.o_e_major__president + v_m] != v_l__4
                 ) and self.f_leader_controller(S, v_l__4) == v_p:
                     _w4 += 1
             _w6 = _w5 + 2 * _w4 >= v_need
@@ -2298,6 +2327,8 @@ class RiseOfTotalitarianismRules:
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
         """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2112:3]"""
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -2305,9 +2336,9 @@ class RiseOfTotalitarianismRules:
                 _w7 = False
                 for v_l__2 in self.all_leader:
                     if (
-                        S[self.o_e_leader__chit + v_l__2] is not None
-                        and S[self.o_e_leader__owner + v_l__2] == v_p
-                    ) and S[self.o_e_leader__area + v_l__2] == v_a:
+                        N[self.o_e_leader__chit + v_l__2] >= 0
+                        and N[self.o_e_leader__owner + v_l__2] == _k_v_p
+                    ) and N[self.o_e_leader__area + v_l__2] == v_a:
                         _w7 = True
                         break
                 _w8 = _w7
@@ -2344,7 +2375,7 @@ class RiseOfTotalitarianismRules:
         """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1454:3]"""
         N: list[int] = S
         for v_m in self.all_major:
-            v_g = S[self.o_e_major__government + v_m]
+            v_g = _ref(N[self.o_e_major__government + v_m])
             v_n = (
                 (5 if v_m == self.k_major__germany else 4)
                 if S[self.o_e_major__regime + v_m]
@@ -2400,30 +2431,31 @@ class RiseOfTotalitarianismRules:
         if self.c_bonus_card_in_play:
             v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
             v_h = _nth([v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low], -1)
-            S[self.o_g_bonus_holder] = v_h
+            S[self.o_g_bonus_holder] = _unref(v_h)
             if S[_LOG] is not False:
                 _log(S, 138, (v_h,))
 
     def p_clear_parliament(self, S: list[Any], v_m: int) -> None:
         "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1774:3]"
+        N: list[int] = S
         for v_l in [
             v_k
             for v_k in self.ixt_leader__major[v_m if v_m is not None else -1]
             if S[self.o_e_leader__box + v_k] == "parliament"
-            and v_k != S[self.o_e_major__president + v_m]
+            and N[self.o_e_major__president + v_m] != v_k
         ]:
-            if S[self.o_e_leader__control_cube + v_l] is not None:
-                _r1 = S[self.o_e_leader__control_cube + v_l]
+            if N[self.o_e_leader__control_cube + v_l] >= 0:
+                _r1 = _ref(N[self.o_e_leader__control_cube + v_l])
                 _clamp = S[self.o_p_reserve + _r1] + 1
                 S[self.o_p_reserve + _r1] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            S[self.o_e_leader__control_cube + v_l] = None
+            S[self.o_e_leader__control_cube + v_l] = -1
             if self.s_e_leader__ideology[v_l] is not None:
                 S[self.o_e_leader__box + v_l] = "pool"
-                S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
+                S[self.o_e_leader__pool_of + v_l] = _unref(self.s_e_leader__ideology[v_l])
             else:
                 S[self.o_e_leader__box + v_l] = "unaligned"
-                S[self.o_e_leader__pool_of + v_l] = None
-        S[self.o_e_major__head + v_m] = None
+                S[self.o_e_leader__pool_of + v_l] = -1
+        S[self.o_e_major__head + v_m] = -1
 
     def p_collect_funding(self, S: list[Any]) -> None:
         """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:722:3]"""
@@ -2431,7 +2463,7 @@ class RiseOfTotalitarianismRules:
         for v_p in self.all_player:
             _w1 = 0
             for v_x__2 in self.all_population:
-                if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p:
+                if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__2])] == v_p:
                     _w1 += (
                         self.s_e_population__bonus[v_x__2] * 2
                         if S[self.o_e_population__committed + v_x__2]
@@ -2516,8 +2548,8 @@ class RiseOfTotalitarianismRules:
                 v_v
                 for v_v in self.all_chit
                 if (
-                    S[self.o_e_chit__location + v_v] is not None
-                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                    N[self.o_e_chit__location + v_v] >= 0
+                    and self.s_e_area__major[_ref(N[self.o_e_chit__location + v_v])] == v_m
                 )
                 and (
                     (
@@ -2614,7 +2646,7 @@ class RiseOfTotalitarianismRules:
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: int) -> None:
         """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1740:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
-        S[self.o_e_leader__pool_of + v_l] = v_actor
+        S[self.o_e_leader__pool_of + v_l] = _unref(v_actor)
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
             _log(S, 98, (v_actor, v_l))
@@ -2623,9 +2655,9 @@ class RiseOfTotalitarianismRules:
         """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1992:3]"""
         S[self.o_e_leader__box + v_l] = "parliament"
         S[self.o_e_leader__seen + v_l] = 0
-        S[self.o_e_leader__area + v_l] = None
-        S[self.o_e_leader__chit + v_l] = None
-        S[self.o_e_leader__owner + v_l] = None
+        S[self.o_e_leader__area + v_l] = -1
+        S[self.o_e_leader__chit + v_l] = -1
+        S[self.o_e_leader__owner + v_l] = -1
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
             _log(S, 128, (v_l, self.s_e_leader__major[v_l]))
@@ -2634,34 +2666,34 @@ class RiseOfTotalitarianismRules:
         """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
-        S[self.o_e_leader__area + v_l] = None
-        S[self.o_e_leader__chit + v_l] = None
+        S[self.o_e_leader__area + v_l] = -1
+        S[self.o_e_leader__chit + v_l] = -1
         if self.s_e_leader__ideology[v_l] is not None and self.s_e_leader__dotted[v_l] is True:
             S[self.o_e_leader__box + v_l] = "pool"
-            S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
+            S[self.o_e_leader__pool_of + v_l] = _unref(self.s_e_leader__ideology[v_l])
             if S[_LOG] is not False:
                 _log(S, 115, (v_l, self.s_e_leader__ideology[v_l]))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
-            S[self.o_e_leader__pool_of + v_l] = None
+            S[self.o_e_leader__pool_of + v_l] = -1
             if S[_LOG] is not False:
                 _log(S, 116, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: int, v_p: Any) -> None:
         """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1972:3]"""
         S[self.o_e_leader__seen + v_l] = 0
-        S[self.o_e_leader__area + v_l] = None
-        S[self.o_e_leader__chit + v_l] = None
-        S[self.o_e_leader__owner + v_l] = None
+        S[self.o_e_leader__area + v_l] = -1
+        S[self.o_e_leader__chit + v_l] = -1
+        S[self.o_e_leader__owner + v_l] = -1
         S[self.o_e_leader__committed + v_l] = False
         if v_p is not None:
             S[self.o_e_leader__box + v_l] = "pool"
-            S[self.o_e_leader__pool_of + v_l] = v_p
+            S[self.o_e_leader__pool_of + v_l] = _unref(v_p)
             if S[_LOG] is not False:
                 _log(S, 115, (v_l, v_p))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
-            S[self.o_e_leader__pool_of + v_l] = None
+            S[self.o_e_leader__pool_of + v_l] = -1
             if S[_LOG] is not False:
                 _log(S, 127, (v_l,))
 
@@ -2685,14 +2717,15 @@ class RiseOfTotalitarianismRules:
 
     def p_leave_map(self, S: list[Any], v_u: int) -> None:
         "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:1069:3]"
-        for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
+        N: list[int] = S
+        for v_l in [v_k for v_k in self.all_leader if N[self.o_e_leader__chit + v_k] == v_u]:
             if self.s_e_chit__action[v_u] == "law":
                 self.p_law_leader_back(S, v_l)
             else:
-                S[self.o_e_leader__chit + v_l] = None
+                S[self.o_e_leader__chit + v_l] = -1
         S[self.o_e_chit__seen + v_u] = 0
-        S[self.o_e_chit__location + v_u] = None
-        S[self.o_e_chit__nation + v_u] = None
+        S[self.o_e_chit__location + v_u] = -1
+        S[self.o_e_chit__nation + v_u] = -1
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
@@ -2728,11 +2761,11 @@ class RiseOfTotalitarianismRules:
                 for v_u in [
                     v_v
                     for v_v in self.ixt_chit__owner[v_p if v_p is not None else -1]
-                    if S[self.o_e_chit__location + v_v] == self.s_e_major__capital[v_m]
+                    if N[self.o_e_chit__location + v_v] == self.s_e_major__capital[v_m]
                     and S[self.o_e_chit__established + v_v]
                 ]:
                     self.p_leave_map(S, v_u)
-                    S[self.o_e_major__government + v_m] = v_p
+                    S[self.o_e_major__government + v_m] = _unref(v_p)
                     v_k = min(2, N[self.o_p_reserve + v_p])
                     _clamp = S[self.o_p_reserve + v_p] - v_k
                     S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
@@ -2784,9 +2817,9 @@ class RiseOfTotalitarianismRules:
         ) and N[self.o_p_reserve + v_p] > 0:
             _clamp = S[self.o_p_reserve + v_p] - 1
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            S[self.o_e_leader__control_cube + v_l] = v_p
+            S[self.o_e_leader__control_cube + v_l] = _unref(v_p)
         S[self.o_e_leader__box + v_l] = "parliament"
-        S[self.o_e_leader__pool_of + v_l] = None
+        S[self.o_e_leader__pool_of + v_l] = -1
         S[self.o_e_leader__committed + v_l] = False
 
     def p_setup__decks(self, S: list[Any]) -> None:
@@ -2855,9 +2888,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_p_pp + v_p] > 0:
                 S[self.o_p_pp + v_p] = 0
         for v_u in self.all_chit:
-            if S[self.o_e_chit__location + v_u] is not None and (
-                not S[self.o_e_chit__established + v_u]
-            ):
+            if N[self.o_e_chit__location + v_u] >= 0 and (not S[self.o_e_chit__established + v_u]):
                 S[self.o_e_chit__seen + v_u] = _mask([])
         for v_c in _bits(N[self.o_g_active_events]):
             v_q: int = self.s_e_strategy__owner[v_c]
@@ -2879,7 +2910,7 @@ class RiseOfTotalitarianismRules:
             if not _w1:
                 _w2 = 0
                 for v_u in self.ixt_chit__owner[v_l if v_l is not None else -1]:
-                    if S[self.o_e_chit__location + v_u] is not None and (
+                    if N[self.o_e_chit__location + v_u] >= 0 and (
                         (
                             (
                                 self.s_e_chit__action[v_u] == "unrest"
@@ -2962,8 +2993,8 @@ class RiseOfTotalitarianismRules:
                 _w3 = False
                 for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]:
                     if (
-                        S[self.o_e_chit__location + v_u] is not None
-                        and S[self.o_e_chit__location + v_u] == v_a
+                        N[self.o_e_chit__location + v_u] >= 0
+                        and N[self.o_e_chit__location + v_u] == v_a
                     ):
                         _w3 = True
                         break
@@ -3001,9 +3032,9 @@ class RiseOfTotalitarianismRules:
                 pass
             self.q_discard_or_reserve(S, R, v_p, v_c)
         elif self.s_e_strategy__kind[v_c] == "law":
-            if S[self.o_p_pending_law + v_p] is not None:
-                self.p_discard_card(S, v_p, S[self.o_p_pending_law + v_p])
-            S[self.o_p_pending_law + v_p] = v_c
+            if N[self.o_p_pending_law + v_p] >= 0:
+                self.p_discard_card(S, v_p, _ref(N[self.o_p_pending_law + v_p]))
+            S[self.o_p_pending_law + v_p] = _unref(v_c)
         elif self.s_e_strategy__kind[v_c] == "marker":
             S[self.o_p_markers + v_p] = _mask([*_bits(N[self.o_p_markers + v_p]), *[v_c]])
             if self.s_e_strategy__effect[v_c] == "vp":
@@ -3022,14 +3053,16 @@ class RiseOfTotalitarianismRules:
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
         "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1545:3]"
+        N: list[int] = S
         for v_p in S[self.o_g_order]:
-            if S[self.o_p_played_coup + v_p] is not None:
-                self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
+            if N[self.o_p_played_coup + v_p] >= 0:
+                self.q_play_coup(S, R, v_p, _ref(N[self.o_p_played_coup + v_p]))
 
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: int, v_surplus: int
     ) -> None:
         """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1121:3]"""
+        N: list[int] = S
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -3047,7 +3080,7 @@ class RiseOfTotalitarianismRules:
                 if (
                     not (
                         S[self.o_e_population__committed + v_x]
-                        and S[self.o_e_population__box + v_x] == _head(_h1)
+                        and N[self.o_e_population__box + v_x] == _head(_h1)
                     )
                     and self.s_e_population__resistance[v_x]
                     + self.c_resistance_modifier
@@ -3074,6 +3107,7 @@ class RiseOfTotalitarianismRules:
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
         "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:820:3]"
         N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
             _runs0 = 0
@@ -3115,7 +3149,7 @@ class RiseOfTotalitarianismRules:
         elif self.s_e_strategy__effect[v_c] == "regime":
             if (
                 self.s_e_strategy__major[v_c] is not None
-                and S[self.o_e_major__government + self.s_e_strategy__major[v_c]] == v_p
+                and N[self.o_e_major__government + self.s_e_strategy__major[v_c]] == _k_v_p
             ) and v_p != self.k_player__social_democracy:
                 if self.f_vote_check(S, v_p, self.s_e_strategy__major[v_c], True):
                     _r3 = self.s_e_strategy__major[v_c]
@@ -3129,20 +3163,20 @@ class RiseOfTotalitarianismRules:
         "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1530:3]"
         N: list[int] = S
         for v_p in self.all_player:
-            S[self.o_p_played_coup + v_p] = None
+            S[self.o_p_played_coup + v_p] = -1
         v_holders = [v_q for v_q in self.all_player if N[self.o_p_coups + v_q] != 0]
         if len(v_holders) > 0:
             _ps1 = tuple(v_holders)
             _ans2 = [_pick_optional(R, _bits(N[self.o_p_coups + v_p_2])) for v_p_2 in _ps1]
             for v_p_2, v_c in zip(_ps1, _ans2, strict=True):
-                S[self.o_p_played_coup + v_p_2] = v_c
+                S[self.o_p_played_coup + v_p_2] = _unref(v_c)
         for v_p_3 in v_holders:
-            if S[self.o_p_played_coup + v_p_3] is not None:
+            if N[self.o_p_played_coup + v_p_3] >= 0:
                 S[self.o_p_coups + v_p_3] = _mask(
                     [
                         v_k
                         for v_k in _bits(N[self.o_p_coups + v_p_3])
-                        if v_k != S[self.o_p_played_coup + v_p_3]
+                        if N[self.o_p_played_coup + v_p_3] != v_k
                     ]
                 )
 
@@ -3165,7 +3199,7 @@ class RiseOfTotalitarianismRules:
             for v_l__2 in self.ixt_leader__major[v_m if v_m is not None else -1]:
                 if (
                     S[self.o_e_leader__box + v_l__2] == "parliament"
-                    and v_l__2 != S[self.o_e_major__president + v_m]
+                    and N[self.o_e_major__president + v_m] != v_l__2
                 ) and self.f_leader_controller(S, v_l__2) == v_owner:
                     _w1 += 1
             if _w2 + 2 * _w1 > 1:
@@ -3248,7 +3282,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             S[self.o_e_area__cubes + v_a] = tuple([])
         for v_c in _bits(N[self.o_g_active_crises]):
-            v_p = S[self.o_e_major__government + self.s_e_crisis__major[v_c]]
+            v_p = _ref(N[self.o_e_major__government + self.s_e_crisis__major[v_c]])
             self.q_reroll_offer(
                 S,
                 R,
@@ -3259,7 +3293,7 @@ class RiseOfTotalitarianismRules:
             v_d = N[self.o_g_rolled]
             _w1 = 0
             for v_x__1 in self.all_population:
-                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+                if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__1])] == v_p:
                     _w1 += self.s_e_population__support[v_x__1]
             v_n = v_d + _w1 + N[self.o_e_major__economy + self.s_e_crisis__major[v_c]]
             if v_n >= self.s_e_crisis__difficulty[v_c]:
@@ -3278,7 +3312,7 @@ class RiseOfTotalitarianismRules:
                     for v_x in [
                         v_y
                         for v_y in self.ix_population__major.get(self.s_e_crisis__major[v_c], ())
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_y]] == v_p
+                        if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_y])] == v_p
                     ]:
                         self.q_influence(S, R, v_p, v_x)
         if N[self.o_g_round] < N[self.o_g_rounds]:
@@ -3289,7 +3323,7 @@ class RiseOfTotalitarianismRules:
         N: list[int] = S
         _w3 = []
         for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]:
-            _w5 = S[self.o_e_chit__location + v_u] is None
+            _w5 = N[self.o_e_chit__location + v_u] < 0
             if _w5:
                 _w4 = False
                 for v_a in self.f_legal_areas(S, v_p, v_u):
@@ -3318,8 +3352,8 @@ class RiseOfTotalitarianismRules:
                     ),
                 )
                 S[self.o_e_chit__seen + v_u_2] = 0
-                S[self.o_e_chit__location + v_u_2] = v_a_2
-                S[self.o_e_chit__nation + v_u_2] = None
+                S[self.o_e_chit__location + v_u_2] = _unref(v_a_2)
+                S[self.o_e_chit__nation + v_u_2] = -1
                 S[self.o_e_chit__established + v_u_2] = False
                 S[self.o_e_chit__resolved + v_u_2] = False
                 v_n = _pick(
@@ -3367,25 +3401,25 @@ class RiseOfTotalitarianismRules:
                 ]
             )
         for v_q_3 in self.all_player:
-            S[self.o_p_play_slot + v_q_3] = None
+            S[self.o_p_play_slot + v_q_3] = -1
         for v_q_4 in S[self.o_g_order]:
             _w2 = []
             for v_s in self.all_slot:
                 _w3 = False
                 for v_r in self.all_player:
-                    if S[self.o_p_play_slot + v_r] == v_s:
+                    if N[self.o_p_play_slot + v_r] == v_s:
                         _w3 = True
                         break
                 if not _w3:
                     _w2.append(v_s)
             v_free = _w2
             v_s_2: int = _pick(R, v_free)
-            S[self.o_p_play_slot + v_q_4] = v_s_2
+            S[self.o_p_play_slot + v_q_4] = _unref(v_s_2)
         v_placed: list[Any] = []
         for v_s_3 in self.all_slot:
             v_placed = [
                 *v_placed,
-                *[v_q_5 for v_q_5 in self.all_player if S[self.o_p_play_slot + v_q_5] == v_s_3],
+                *[v_q_5 for v_q_5 in self.all_player if N[self.o_p_play_slot + v_q_5] == v_s_3],
             ]
         S[self.o_g_order] = tuple(v_placed)
 
@@ -3451,17 +3485,22 @@ class RiseOfTotalitarianismRules:
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: int) -> None:
         "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1808:3]"
+        N: list[int] = S
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
             pass
         else:
             v_l: int = _pick(R, _uniq(v_cs))
-            if S[self.o_e_major__president + v_m] == v_l:
-                S[self.o_e_major__president + v_m] = None
+            if (
+                S[self.o_e_major__president + v_m] == v_l
+                if v_l is not None
+                else N[self.o_e_major__president + v_m] < 0
+            ):
+                S[self.o_e_major__president + v_m] = -1
                 S[self.o_g_presidential_due] = True
             self.p_seat_leader(S, v_p, v_l)
-            S[self.o_e_major__head + v_m] = v_l
+            S[self.o_e_major__head + v_m] = _unref(v_l)
 
     def q_elections(self, S: list[Any], R: Any) -> None:
         "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1413:3]"
@@ -3477,14 +3516,15 @@ class RiseOfTotalitarianismRules:
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: int, v_hint: int) -> None:
         "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"
+        N: list[int] = S
         v_most = min(
             self.c_max_expended_cubes,
-            self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
+            self.f_cubes_near(S, v_actor, _ref(N[self.o_e_chit__location + v_u])),
         )
         v_k = 0
         if v_most > 0:
             v_k = _pick(R, tuple(range(0, v_most + 1)))
-        self.p_expend_cubes(S, v_actor, S[self.o_e_chit__location + v_u], v_k)
+        self.p_expend_cubes(S, v_actor, _ref(N[self.o_e_chit__location + v_u]), v_k)
         _clamp = v_k
         S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
@@ -3505,64 +3545,67 @@ class RiseOfTotalitarianismRules:
         ) and v_d == self.s_e_leader__death[v_l]:
             S[self.o_e_leader__box + v_l] = "out"
             S[self.o_e_leader__seen + v_l] = 0
-            S[self.o_e_leader__area + v_l] = None
-            S[self.o_e_leader__chit + v_l] = None
-            S[self.o_e_leader__owner + v_l] = None
-            S[self.o_e_leader__pool_of + v_l] = None
+            S[self.o_e_leader__area + v_l] = -1
+            S[self.o_e_leader__chit + v_l] = -1
+            S[self.o_e_leader__owner + v_l] = -1
+            S[self.o_e_leader__pool_of + v_l] = -1
         elif v_d <= v_top:
             S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
             S[self.o_e_leader__seen + v_l] = 0
-            S[self.o_e_leader__area + v_l] = None
-            S[self.o_e_leader__chit + v_l] = None
-            S[self.o_e_leader__owner + v_l] = None
-            S[self.o_e_leader__pool_of + v_l] = None
+            S[self.o_e_leader__area + v_l] = -1
+            S[self.o_e_leader__chit + v_l] = -1
+            S[self.o_e_leader__owner + v_l] = -1
+            S[self.o_e_leader__pool_of + v_l] = -1
             S[self.o_e_leader__committed + v_l] = False
         else:
             pass
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
         "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:799:3]"
+        N: list[int] = S
         if (
             S[self.o_e_population__committed + v_x]
-            and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
-        ) and self.s_e_box__zone[S[self.o_e_population__box + v_x]] != v_p:
+            and self.s_e_box__dominance[_ref(N[self.o_e_population__box + v_x])]
+        ) and self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x])] != v_p:
             S[self.o_e_population__committed + v_x] = False
         v_commit = False
         if (
             (
-                self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+                self.s_e_box__dominance[_ref(N[self.o_e_population__box + v_x])]
                 or (
                     self.c_commit_in_party_dominance
-                    and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
+                    and len(self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x])]) > 0
                 )
             )
             and (not S[self.o_e_population__committed + v_x])
         ) and (
             (
                 self.c_commit_in_any_dominance
-                or self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p
+                or self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x])] == v_p
             )
-            or not self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+            or not self.s_e_box__dominance[_ref(N[self.o_e_population__box + v_x])]
         ):
             v_commit = R() < 0.5
         if v_commit:
             S[self.o_e_population__committed + v_x] = True
         else:
-            v_to: int = _pick(R, self.s_e_box__adjacent[S[self.o_e_population__box + v_x]])
+            v_to: int = _pick(R, self.s_e_box__adjacent[_ref(N[self.o_e_population__box + v_x])])
             S[self.o_e_population__committed + v_x] = False
-            S[self.o_e_population__box + v_x] = v_to
+            S[self.o_e_population__box + v_x] = _unref(v_to)
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: int) -> None:
         "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1103:3]"
+        N: list[int] = S
+        _k_v_actor: int = -1 if v_actor is None else v_actor
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
-            if S[self.o_e_minor__regime + v_nat] is not None:
-                _r1 = S[self.o_e_minor__regime + v_nat]
+            if N[self.o_e_minor__regime + v_nat] >= 0:
+                _r1 = _ref(N[self.o_e_minor__regime + v_nat])
                 _clamp = S[self.o_p_vp + _r1] - max(
                     1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat])
                 )
                 S[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
-        elif S[self.o_e_minor__regime + v_nat] == v_actor:
+        elif N[self.o_e_minor__regime + v_nat] == _k_v_actor:
             S[self.o_e_minor__vp_side + v_nat] = True
             self.p_gain_vp(
                 S,
@@ -3571,7 +3614,7 @@ class RiseOfTotalitarianismRules:
             )
         else:
             v_to: int = _pick(R, self.all_player)
-            S[self.o_e_minor__regime + v_nat] = v_to
+            S[self.o_e_minor__regime + v_nat] = _unref(v_to)
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: int) -> None:
         "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1682:3]"
@@ -3600,14 +3643,16 @@ class RiseOfTotalitarianismRules:
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
         """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2039:3]"""
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
             if (
-                S[self.o_e_leader__chit + v_l__1] is not None
-                and S[self.o_e_leader__owner + v_l__1] == v_p
+                N[self.o_e_leader__chit + v_l__1] >= 0
+                and N[self.o_e_leader__owner + v_l__1] == _k_v_p
             )
-            and S[self.o_e_leader__area + v_l__1] == v_x
+            and N[self.o_e_leader__area + v_l__1] == v_x
         ]
         _w3 = len(v_ls) > 0
         if _w3:
@@ -3669,8 +3714,8 @@ class RiseOfTotalitarianismRules:
                 v_v
                 for v_v in self.all_chit
                 if (
-                    S[self.o_e_chit__location + v_v] is not None
-                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                    N[self.o_e_chit__location + v_v] >= 0
+                    and self.s_e_area__major[_ref(N[self.o_e_chit__location + v_v])] == v_m
                 )
                 and (
                     (
@@ -3688,7 +3733,7 @@ class RiseOfTotalitarianismRules:
                 for v_v_2 in v_cs:
                     _w1 += self.s_e_chit__value[v_v_2]
                 v_target = _w1
-                v_g = S[self.o_e_major__government + v_m]
+                v_g = _ref(N[self.o_e_major__government + v_m])
                 self.q_reroll_offer(
                     S,
                     R,
@@ -3699,7 +3744,7 @@ class RiseOfTotalitarianismRules:
                 v_d = N[self.o_g_rolled]
                 _w2 = 0
                 for v_x__2 in self.all_population:
-                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_g:
+                    if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__2])] == v_g:
                         _w2 += self.s_e_population__support[v_x__2]
                 v_n = (
                     v_d
@@ -3768,8 +3813,8 @@ class RiseOfTotalitarianismRules:
             v_cs = [
                 v_u__1
                 for v_u__1 in self.all_chit
-                if S[self.o_e_chit__location + v_u__1] is not None
-                and S[self.o_e_chit__nation + v_u__1] == v_n
+                if N[self.o_e_chit__location + v_u__1] >= 0
+                and N[self.o_e_chit__nation + v_u__1] == v_n
             ]
             if len(v_cs) > 0:
                 _w1 = 0
@@ -3805,9 +3850,13 @@ class RiseOfTotalitarianismRules:
                     else:
                         if (
                             S[self.o_e_minor__vp_side + v_n]
-                            and S[self.o_e_minor__regime + v_n] is not None
-                        ) and S[self.o_e_minor__regime + v_n] != v_w:
-                            _r1 = S[self.o_e_minor__regime + v_n]
+                            and N[self.o_e_minor__regime + v_n] >= 0
+                        ) and (
+                            S[self.o_e_minor__regime + v_n] != v_w
+                            if v_w is not None
+                            else N[self.o_e_minor__regime + v_n] >= 0
+                        ):
+                            _r1 = _ref(N[self.o_e_minor__regime + v_n])
                             _clamp = S[self.o_p_vp + _r1] - max(
                                 1,
                                 self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]),
@@ -3815,7 +3864,7 @@ class RiseOfTotalitarianismRules:
                             S[self.o_p_vp + _r1] = (
                                 -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
                             )
-                        S[self.o_e_minor__regime + v_n] = v_w
+                        S[self.o_e_minor__regime + v_n] = _unref(v_w)
                         S[self.o_e_minor__govt + v_n] = 0
                         for v_v_2 in v_cs:
                             self.p_leave_map(S, v_v_2)
@@ -3874,11 +3923,14 @@ class RiseOfTotalitarianismRules:
                         for v_x__1 in self.ix_population__major.get(
                             self.s_e_party__major[v_t_2], ()
                         ):
-                            if v_t_2 in self.s_e_box__parties[S[self.o_e_population__box + v_x__1]]:
+                            if (
+                                v_t_2
+                                in self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x__1])]
+                            ):
                                 _w3 += (
                                     self.s_e_population__votes[v_x__1]
                                     + self.s_e_box__party_votes[
-                                        S[self.o_e_population__box + v_x__1]
+                                        _ref(N[self.o_e_population__box + v_x__1])
                                     ]
                                 )
                         if _w3 > 0:
@@ -3892,11 +3944,14 @@ class RiseOfTotalitarianismRules:
                         for v_x__2 in self.ix_population__major.get(
                             self.s_e_party__major[v_t_3], ()
                         ):
-                            if v_t_3 in self.s_e_box__parties[S[self.o_e_population__box + v_x__2]]:
+                            if (
+                                v_t_3
+                                in self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x__2])]
+                            ):
                                 _w4 += (
                                     self.s_e_population__votes[v_x__2]
                                     + self.s_e_box__party_votes[
-                                        S[self.o_e_population__box + v_x__2]
+                                        _ref(N[self.o_e_population__box + v_x__2])
                                     ]
                                 )
                         if S[_LOG] is not False:
@@ -3924,17 +3979,17 @@ class RiseOfTotalitarianismRules:
                     for v_p_3 in self.all_player
                     if self.f_election_votes(S, v_p_3, v_m) == v_best
                 ]
-                S[self.o_e_major__government + v_m] = (
-                    S[self.o_e_major__government + v_m]
-                    if S[self.o_e_major__government + v_m] in v_tops
+                S[self.o_e_major__government + v_m] = _unref(
+                    _ref(N[self.o_e_major__government + v_m])
+                    if _ref(N[self.o_e_major__government + v_m]) in v_tops
                     else _head(v_tops)
                 )
-                self.q_elect_head(S, R, S[self.o_e_major__government + v_m], v_m)
+                self.q_elect_head(S, R, _ref(N[self.o_e_major__government + v_m]), v_m)
                 for v_v_2 in [
                     v_v
                     for v_v in self.ix_chit__action.get("putsch", ())
-                    if S[self.o_e_chit__location + v_v] is not None
-                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                    if N[self.o_e_chit__location + v_v] >= 0
+                    and self.s_e_area__major[_ref(N[self.o_e_chit__location + v_v])] == v_m
                 ]:
                     self.p_leave_map(S, v_v_2)
             S[self.o_e_major__elections_due + v_m] = False
@@ -3992,7 +4047,7 @@ class RiseOfTotalitarianismRules:
                 v_u
                 for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]
                 if (
-                    S[self.o_e_chit__location + v_u] is None
+                    N[self.o_e_chit__location + v_u] < 0
                     and N[self.o_p_pp + v_p] >= (2 if self.s_e_chit__action[v_u] == "putsch" else 1)
                 )
                 and len(self.f_legal_areas(S, v_p, v_u)) > 0
@@ -4010,8 +4065,8 @@ class RiseOfTotalitarianismRules:
                     )
                     S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                     S[self.o_e_chit__seen + v_u_2] = 0
-                    S[self.o_e_chit__location + v_u_2] = v_a
-                    S[self.o_e_chit__nation + v_u_2] = None
+                    S[self.o_e_chit__location + v_u_2] = _unref(v_a)
+                    S[self.o_e_chit__nation + v_u_2] = -1
                     S[self.o_e_chit__established + v_u_2] = False
                     S[self.o_e_chit__resolved + v_u_2] = False
                     v_n = _pick(
@@ -4049,7 +4104,7 @@ class RiseOfTotalitarianismRules:
         "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:969:3]"
         N: list[int] = S
         for v_p in self.all_player:
-            S[self.o_p_played + v_p] = None
+            S[self.o_p_played + v_p] = -1
         v_ready = [
             v_q
             for v_q in self.all_player
@@ -4058,15 +4113,15 @@ class RiseOfTotalitarianismRules:
         _ps1 = tuple(v_ready)
         _ans2 = [_pick(R, _uniq(self.f_playable_now(S, v_p_2))) for v_p_2 in _ps1]
         for v_p_2, v_c in zip(_ps1, _ans2, strict=True):
-            S[self.o_p_played + v_p_2] = v_c
+            S[self.o_p_played + v_p_2] = _unref(v_c)
         self.q_choose_coups(S, R)
         for v_p_3 in v_ready:
-            if _has(N[self.o_p_hand + v_p_3], S[self.o_p_played + v_p_3]):
+            if _has(N[self.o_p_hand + v_p_3], _ref(N[self.o_p_played + v_p_3])):
                 S[self.o_p_hand + v_p_3] = _mask(
                     [
                         v_k
                         for v_k in _bits(N[self.o_p_hand + v_p_3])
-                        if v_k != S[self.o_p_played + v_p_3]
+                        if N[self.o_p_played + v_p_3] != v_k
                     ]
                 )
             else:
@@ -4074,12 +4129,12 @@ class RiseOfTotalitarianismRules:
                     [
                         v_k_2
                         for v_k_2 in _bits(N[self.o_p_card_reserve + v_p_3])
-                        if v_k_2 != S[self.o_p_played + v_p_3]
+                        if N[self.o_p_played + v_p_3] != v_k_2
                     ]
                 )
         for v_p_4 in S[self.o_g_order]:
-            if S[self.o_p_played + v_p_4] is not None:
-                self.q_apply_card(S, R, v_p_4, S[self.o_p_played + v_p_4])
+            if N[self.o_p_played + v_p_4] >= 0:
+                self.q_apply_card(S, R, v_p_4, _ref(N[self.o_p_played + v_p_4]))
         self.q_apply_coups(S, R)
         for v_p_5 in self.all_player:
             v_n = (
@@ -4087,7 +4142,7 @@ class RiseOfTotalitarianismRules:
                 + self.f_coup_pp(S, v_p_5)
                 + (
                     self.c_bonus_card_pp
-                    if self.c_bonus_card_in_play and S[self.o_g_bonus_holder] == v_p_5
+                    if self.c_bonus_card_in_play and N[self.o_g_bonus_holder] == v_p_5
                     else 0
                 )
             )
@@ -4095,7 +4150,7 @@ class RiseOfTotalitarianismRules:
                 v_n = 1
             _clamp = S[self.o_p_pp + v_p_5] + v_n
             S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-            S[self.o_p_played + v_p_5] = None
+            S[self.o_p_played + v_p_5] = -1
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
         "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1552:3]"
@@ -4120,13 +4175,14 @@ class RiseOfTotalitarianismRules:
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
         "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1830:3]"
+        N: list[int] = S
         S[self.o_g_presidential_due] = False
         v_m: int = self.k_major__germany
         v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
         v_tops = [
             v_p_2 for v_p_2 in self.all_player if self.f_election_votes(S, v_p_2, v_m) == v_best
         ]
-        v_old = S[self.o_e_major__president + v_m]
+        v_old = _ref(N[self.o_e_major__president + v_m])
         v_w: int = _head(v_tops)
         if v_old is not None:
             v_holder = self.f_leader_controller(S, v_old)
@@ -4140,28 +4196,36 @@ class RiseOfTotalitarianismRules:
             if v_old is not None and v_old != v_l:
                 if self.s_e_leader__printed[v_old]:
                     S[self.o_e_leader__box + v_old] = "out"
-                    if S[self.o_e_major__head + v_m] == v_old:
-                        S[self.o_e_major__head + v_m] = None
+                    if (
+                        S[self.o_e_major__head + v_m] == v_old
+                        if v_old is not None
+                        else N[self.o_e_major__head + v_m] < 0
+                    ):
+                        S[self.o_e_major__head + v_m] = -1
                         S[self.o_e_major__elections_due + v_m] = True
                 else:
                     S[self.o_e_leader__box + v_old] = (
                         "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
                     )
-                    S[self.o_e_leader__pool_of + v_old] = self.s_e_leader__ideology[v_old]
-                    if S[self.o_e_leader__control_cube + v_old] is not None:
-                        _r1 = S[self.o_e_leader__control_cube + v_old]
+                    S[self.o_e_leader__pool_of + v_old] = _unref(self.s_e_leader__ideology[v_old])
+                    if N[self.o_e_leader__control_cube + v_old] >= 0:
+                        _r1 = _ref(N[self.o_e_leader__control_cube + v_old])
                         _clamp = S[self.o_p_reserve + _r1] + 1
                         S[self.o_p_reserve + _r1] = (
                             0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                         )
-                        S[self.o_e_leader__control_cube + v_old] = None
-            v_was_head = S[self.o_e_major__head + v_m] == v_l
+                        S[self.o_e_leader__control_cube + v_old] = -1
+            v_was_head = (
+                S[self.o_e_major__head + v_m] == v_l
+                if v_l is not None
+                else N[self.o_e_major__head + v_m] < 0
+            )
             self.p_seat_leader(S, v_w, v_l)
-            S[self.o_e_major__president + v_m] = v_l
+            S[self.o_e_major__president + v_m] = _unref(v_l)
             if (v_was_head and S[_TURN] + self.c_first_turn - 1 > 2) and (
                 not S[self.o_e_major__regime + v_m]
             ):
-                S[self.o_e_major__head + v_m] = None
+                S[self.o_e_major__head + v_m] = -1
                 v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
                 v_ok = False
                 if len(v_cs2) > 0:
@@ -4169,7 +4233,7 @@ class RiseOfTotalitarianismRules:
                     v_ok = self.f_vote_check(S, v_w, v_m, False)
                     if v_ok:
                         self.p_seat_leader(S, v_w, v_c)
-                        S[self.o_e_major__head + v_m] = v_c
+                        S[self.o_e_major__head + v_m] = _unref(v_c)
                 if not v_ok:
                     S[self.o_e_major__elections_due + v_m] = True
 
@@ -4201,9 +4265,13 @@ class RiseOfTotalitarianismRules:
                                 _w7 = False
                                 for v_l__3 in self.all_leader:
                                     if (
-                                        S[self.o_e_leader__chit + v_l__3] is not None
-                                        and S[self.o_e_leader__owner + v_l__3] == v_p
-                                    ) and S[self.o_e_leader__area + v_l__3] == v_a__1:
+                                        N[self.o_e_leader__chit + v_l__3] >= 0
+                                        and (
+                                            S[self.o_e_leader__owner + v_l__3] == v_p
+                                            if v_p is not None
+                                            else N[self.o_e_leader__owner + v_l__3] < 0
+                                        )
+                                    ) and N[self.o_e_leader__area + v_l__3] == v_a__1:
                                         _w7 = True
                                         break
                                 _w8 = _w7
@@ -4262,7 +4330,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_chit__resolved + v_u] = True
         _w1 = []
         for v_b in self.all_area:
-            if v_b == S[self.o_e_chit__location + v_u]:
+            if N[self.o_e_chit__location + v_u] == v_b:
                 _w1.append(v_b)
                 break
         v_a: int = _head(_w1)
@@ -4287,7 +4355,7 @@ class RiseOfTotalitarianismRules:
                         self.q_influence_minor(S, R, v_actor, v_n)
                     else:
                         v_keep = True
-                        S[self.o_e_chit__nation + v_u] = v_n
+                        S[self.o_e_chit__nation + v_u] = _unref(v_n)
                         if self.s_e_chit__action[v_u] == "putsch":
                             S[self.o_e_chit__established + v_u] = True
                     self.p_to_stability_track(S, v_actor, v_n)
@@ -4301,7 +4369,7 @@ class RiseOfTotalitarianismRules:
                 for v_x in self.s_e_area__populations[v_a]:
                     if self.s_e_chit__action[v_u] != "propaganda" or not (
                         S[self.o_e_population__committed + v_x]
-                        and S[self.o_e_population__box + v_x] == _head(_h1)
+                        and N[self.o_e_population__box + v_x] == _head(_h1)
                     ):
                         _w2.append(v_x)
                 v_opts = _w2
@@ -4333,13 +4401,18 @@ class RiseOfTotalitarianismRules:
                         (
                             (
                                 S[self.o_e_leader__box + v_l__5] == "area"
-                                and S[self.o_e_leader__chit + v_l__5] is None
+                                and N[self.o_e_leader__chit + v_l__5] < 0
                             )
-                            and S[self.o_e_leader__area + v_l__5] is not None
+                            and N[self.o_e_leader__area + v_l__5] >= 0
                         )
                         and (
-                            S[self.o_e_leader__area + v_l__5] == v_a
-                            or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
+                            (
+                                S[self.o_e_leader__area + v_l__5] == v_a
+                                if v_a is not None
+                                else N[self.o_e_leader__area + v_l__5] < 0
+                            )
+                            or _ref(N[self.o_e_leader__area + v_l__5])
+                            in self.s_e_area__adjacent[v_a]
                         )
                     )
                     and self.f_leader_controller(S, v_l__5) is not None
@@ -4364,7 +4437,11 @@ class RiseOfTotalitarianismRules:
                 v_t: int = _pick(R, _uniq(v_ts))
                 _w3 = False
                 for v_l_2 in self.all_leader:
-                    if S[self.o_e_leader__chit + v_l_2] == v_t:
+                    if (
+                        S[self.o_e_leader__chit + v_l_2] == v_t
+                        if v_t is not None
+                        else N[self.o_e_leader__chit + v_l_2] < 0
+                    ):
                         _w3 = True
                         break
                 v_d = self.s_e_chit__value[v_t] * (2 if _w3 else 1) + -(
@@ -4376,7 +4453,11 @@ class RiseOfTotalitarianismRules:
                     v_under = [
                         v_l_3
                         for v_l_3 in self.all_leader
-                        if S[self.o_e_leader__chit + v_l_3] == v_t
+                        if (
+                            S[self.o_e_leader__chit + v_l_3] == v_t
+                            if v_t is not None
+                            else N[self.o_e_leader__chit + v_l_3] < 0
+                        )
                     ]
                     self.p_leave_map(S, v_t)
                     for v_l_4 in v_under:
@@ -4405,8 +4486,8 @@ class RiseOfTotalitarianismRules:
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
-                    S[self.o_e_leader__pool_of + v_l_5] = v_actor
-                    S[self.o_e_leader__control_cube + v_l_5] = None
+                    S[self.o_e_leader__pool_of + v_l_5] = _unref(v_actor)
+                    S[self.o_e_leader__control_cube + v_l_5] = -1
                     S[self.o_e_leader__committed + v_l_5] = False
         else:
             _w4 = []
@@ -4414,7 +4495,7 @@ class RiseOfTotalitarianismRules:
                 _w4.append(v_x_3)
                 break
             v_m: int = _head(_w4)
-            v_card = S[self.o_p_pending_law + v_actor]
+            v_card = _ref(N[self.o_p_pending_law + v_actor])
             if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
                 v_roll_mod = (
                     self.f_attempt_modifier(S, v_actor, v_card)
@@ -4427,7 +4508,7 @@ class RiseOfTotalitarianismRules:
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
-                    S[self.o_p_pending_law + v_actor] = None
+                    S[self.o_p_pending_law + v_actor] = -1
                     S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
                     self.p_effect__law__start(S, v_card, 3)
                     self.q_card_effect(S, R, v_actor, v_card)
@@ -4451,7 +4532,7 @@ class RiseOfTotalitarianismRules:
                     for v_x_4 in self.s_e_area__populations[v_a]:
                         if not (
                             S[self.o_e_population__committed + v_x_4]
-                            and S[self.o_e_population__box + v_x_4] == _head(_h2)
+                            and N[self.o_e_population__box + v_x_4] == _head(_h2)
                         ):
                             _w5.append(v_x_4)
                     v_xs = _w5
@@ -4467,7 +4548,7 @@ class RiseOfTotalitarianismRules:
                         for v_x_5 in self.ixt_population__major[v_m if v_m is not None else -1]:
                             if not (
                                 S[self.o_e_population__committed + v_x_5]
-                                and S[self.o_e_population__box + v_x_5] == _head(_h3)
+                                and N[self.o_e_population__box + v_x_5] == _head(_h3)
                             ):
                                 _w6.append(v_x_5)
                         v_xs = _w6
@@ -4488,7 +4569,7 @@ class RiseOfTotalitarianismRules:
                 self.q_party_and_leader_operations(S, R, v_actor, v_a, v_ap - v_d)
         else:
             pass
-        for v_l_6 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
+        for v_l_6 in [v_k for v_k in self.all_leader if N[self.o_e_leader__chit + v_k] == v_u]:
             if self.s_e_chit__action[v_u] == "law":
                 self.p_law_leader_back(S, v_l_6)
             else:
@@ -4501,10 +4582,11 @@ class RiseOfTotalitarianismRules:
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
         "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1049:3]"
+        N: list[int] = S
         for v_u in self.all_chit:
-            if S[self.o_e_chit__location + v_u] is not None:
+            if N[self.o_e_chit__location + v_u] >= 0:
                 if not S[self.o_e_chit__established + v_u]:
-                    S[self.o_e_chit__nation + v_u] = None
+                    S[self.o_e_chit__nation + v_u] = -1
                 S[self.o_e_chit__resolved + v_u] = S[self.o_e_chit__established + v_u]
                 S[self.o_e_chit__seen + v_u] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
@@ -4520,7 +4602,7 @@ class RiseOfTotalitarianismRules:
                 v_mine = [
                     v_u_2
                     for v_u_2 in self.ixt_chit__owner[v_p if v_p is not None else -1]
-                    if S[self.o_e_chit__location + v_u_2] is not None
+                    if N[self.o_e_chit__location + v_u_2] >= 0
                     and (not S[self.o_e_chit__resolved + v_u_2])
                 ]
                 if len(v_mine) > 0:
@@ -4530,18 +4612,17 @@ class RiseOfTotalitarianismRules:
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
         "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1944:3]"
+        N: list[int] = S
         for v_u in self.ix_chit__action.get("law", ()):
-            if S[self.o_e_chit__location + v_u] is not None and (
-                not S[self.o_e_chit__resolved + v_u]
-            ):
+            if N[self.o_e_chit__location + v_u] >= 0 and (not S[self.o_e_chit__resolved + v_u]):
                 v_ls = [
                     v_l__1
                     for v_l__1 in self.all_leader
                     if (
                         (
                             S[self.o_e_leader__box + v_l__1] == "parliament"
-                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
-                            == S[self.o_e_chit__location + v_u]
+                            and N[self.o_e_chit__location + v_u]
+                            == self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
                         )
                         and (not self.s_e_leader__printed[v_l__1])
                     )
@@ -4554,21 +4635,25 @@ class RiseOfTotalitarianismRules:
                     v_l = _pick(R, v_ls)
                     S[self.o_e_leader__box + v_l] = "area"
                     S[self.o_e_leader__seen + v_l] = 0
-                    S[self.o_e_leader__area + v_l] = S[self.o_e_chit__location + v_u]
+                    S[self.o_e_leader__area + v_l] = N[self.o_e_chit__location + v_u]
                     S[self.o_e_leader__chit + v_l] = v_u
                     S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
                     S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
                     S[_REVEALS] += 1
         for v_l_2 in self.all_leader:
-            if S[self.o_e_leader__chit + v_l_2] is not None:
+            if N[self.o_e_leader__chit + v_l_2] >= 0:
                 S[self.o_e_leader__seen + v_l_2] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
         for v_p in S[self.o_g_order]:
             v_mine = [
                 v_l_3
                 for v_l_3 in self.all_leader
-                if S[self.o_e_leader__chit + v_l_3] is not None
-                and S[self.o_e_leader__owner + v_l_3] == v_p
+                if N[self.o_e_leader__chit + v_l_3] >= 0
+                and (
+                    S[self.o_e_leader__owner + v_l_3] == v_p
+                    if v_p is not None
+                    else N[self.o_e_leader__owner + v_l_3] < 0
+                )
             ]
             if len(v_mine) > 0:
                 v_cs = list(_pick(R, _subsets(v_mine, 0, -1)))
@@ -4604,11 +4689,14 @@ class RiseOfTotalitarianismRules:
 
     def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: int, v_a: int) -> None:
         "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1926:3]"
+        N: list[int] = S
+        _k_v_p: int = -1 if v_p is None else v_p
         v_ls = [
             v_l
             for v_l in self.all_leader
             if (
-                S[self.o_e_leader__box + v_l] == "pool" and S[self.o_e_leader__pool_of + v_l] == v_p
+                S[self.o_e_leader__box + v_l] == "pool"
+                and N[self.o_e_leader__pool_of + v_l] == _k_v_p
             )
             and (
                 self.s_e_area__major[v_a] is None
@@ -4619,8 +4707,8 @@ class RiseOfTotalitarianismRules:
             v_l_2 = _pick_optional(R, v_ls)
             if v_l_2 is not None:
                 S[self.o_e_leader__box + v_l_2] = "area"
-                S[self.o_e_leader__pool_of + v_l_2] = None
-                S[self.o_e_leader__owner + v_l_2] = v_p
+                S[self.o_e_leader__pool_of + v_l_2] = -1
+                S[self.o_e_leader__owner + v_l_2] = _unref(v_p)
                 S[self.o_e_leader__chit + v_l_2] = v_u
                 S[self.o_e_leader__seen + v_l_2] = 0
                 S[self.o_e_leader__area + v_l_2] = v_a
@@ -4838,8 +4926,8 @@ class RiseOfTotalitarianismRules:
                     v_a
                     for v_a in self.all_area
                     if any(
-                        S[self.o_e_chit__location + v_u] is not None
-                        and S[self.o_e_chit__location + v_u] == v_a
+                        N[self.o_e_chit__location + v_u] >= 0
+                        and N[self.o_e_chit__location + v_u] == v_a
                         for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]
                     )
                 ]
@@ -4882,13 +4970,13 @@ class RiseOfTotalitarianismRules:
 
     def z_add_pool_cubes__4_3(self, S: list[Any], F: Any) -> Any:
         "Local 'where' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_p = F[2]
         return [
             v_a
             for v_a in self.all_area
             if any(
-                S[self.o_e_chit__location + v_u] is not None
-                and S[self.o_e_chit__location + v_u] == v_a
+                N[self.o_e_chit__location + v_u] >= 0 and N[self.o_e_chit__location + v_u] == v_a
                 for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]
             )
         ]
@@ -4907,9 +4995,9 @@ class RiseOfTotalitarianismRules:
             elif self.s_e_strategy__kind[v_c] == "political_action":
                 pc = 4
             elif self.s_e_strategy__kind[v_c] == "law":
-                if S[self.o_p_pending_law + v_p] is not None:
-                    self.p_discard_card(S, v_p, S[self.o_p_pending_law + v_p])
-                S[self.o_p_pending_law + v_p] = v_c
+                if N[self.o_p_pending_law + v_p] >= 0:
+                    self.p_discard_card(S, v_p, _ref(N[self.o_p_pending_law + v_p]))
+                S[self.o_p_pending_law + v_p] = _unref(v_c)
                 _log(S, 27, (v_p, v_c, self.s_e_strategy__major[v_c]))
                 pc = 16
             elif self.s_e_strategy__kind[v_c] == "marker":
@@ -4988,6 +5076,7 @@ class RiseOfTotalitarianismRules:
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
         "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1545:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -5011,13 +5100,16 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 6
             if pc == 2:
-                if S[self.o_p_played_coup + v_p] is not None:
+                if N[self.o_p_played_coup + v_p] >= 0:
                     pc = 3
                 else:
                     pc = 1
                     continue
             if pc == 3:
-                if self.r_play_coup(S, None, None, v_p, S[self.o_p_played_coup + v_p]) is SUSPEND:
+                if (
+                    self.r_play_coup(S, None, None, v_p, _ref(N[self.o_p_played_coup + v_p]))
+                    is SUSPEND
+                ):
                     return _wait(S, (24, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
@@ -5028,6 +5120,7 @@ class RiseOfTotalitarianismRules:
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
         "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1121:3]"
+        N: list[int] = S
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -5067,7 +5160,7 @@ class RiseOfTotalitarianismRules:
                     for v_x in self.s_e_area__populations[v_a]
                     if not (
                         S[self.o_e_population__committed + v_x]
-                        and S[self.o_e_population__box + v_x] == _head(_h1)
+                        and N[self.o_e_population__box + v_x] == _head(_h1)
                     )
                     and self.s_e_population__resistance[v_x]
                     + self.c_resistance_modifier
@@ -5188,7 +5281,11 @@ class RiseOfTotalitarianismRules:
                 elif self.s_e_strategy__effect[v_c] == "regime":
                     if (
                         self.s_e_strategy__major[v_c] is not None
-                        and S[self.o_e_major__government + self.s_e_strategy__major[v_c]] == v_p
+                        and (
+                            S[self.o_e_major__government + self.s_e_strategy__major[v_c]] == v_p
+                            if v_p is not None
+                            else N[self.o_e_major__government + self.s_e_strategy__major[v_c]] < 0
+                        )
                     ) and v_p != self.k_player__social_democracy:
                         if self.f_vote_check(S, v_p, self.s_e_strategy__major[v_c], True):
                             _r3 = self.s_e_strategy__major[v_c]
@@ -5260,7 +5357,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine choose_coups: no resume point {pc}")
         if pc == 0:
             for v_p in self.all_player:
-                S[self.o_p_played_coup + v_p] = None
+                S[self.o_p_played_coup + v_p] = -1
             v_holders = [v_q for v_q in self.all_player if N[self.o_p_coups + v_q] != 0]
             if len(v_holders) > 0:
                 pc = 1
@@ -5283,19 +5380,19 @@ class RiseOfTotalitarianismRules:
             _a = dict(v)
             for v_p_2 in v__ps:
                 v_c = _a[v_p_2]
-                S[self.o_p_played_coup + v_p_2] = v_c
+                S[self.o_p_played_coup + v_p_2] = _unref(v_c)
             pc = 3
         if pc == 3:
             for v_p_3 in v_holders:
-                if S[self.o_p_played_coup + v_p_3] is not None:
+                if N[self.o_p_played_coup + v_p_3] >= 0:
                     S[self.o_p_coups + v_p_3] = _mask(
                         [
                             v_k
                             for v_k in _bits(N[self.o_p_coups + v_p_3])
-                            if v_k != S[self.o_p_played_coup + v_p_3]
+                            if N[self.o_p_played_coup + v_p_3] != v_k
                         ]
                     )
-                    _log(S, 75, (v_p_3, S[self.o_p_played_coup + v_p_3]))
+                    _log(S, 75, (v_p_3, _ref(N[self.o_p_played_coup + v_p_3])))
             return None
 
     def r_coalition_effects(
@@ -5358,7 +5455,7 @@ class RiseOfTotalitarianismRules:
                             for v_l__2 in self.ixt_leader__major[v_m if v_m is not None else -1]
                             if (
                                 S[self.o_e_leader__box + v_l__2] == "parliament"
-                                and v_l__2 != S[self.o_e_major__president + v_m]
+                                and N[self.o_e_major__president + v_m] != v_l__2
                             )
                             and self.f_leader_controller(S, v_l__2) == v_owner
                         ]
@@ -5564,7 +5661,7 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 12
             if pc == 2:
-                v_p = S[self.o_e_major__government + self.s_e_crisis__major[v_c]]
+                v_p = _ref(N[self.o_e_major__government + self.s_e_crisis__major[v_c]])
                 if (
                     self.r_reroll_offer(
                         S,
@@ -5589,7 +5686,7 @@ class RiseOfTotalitarianismRules:
                         [
                             self.s_e_population__support[v_x__1]
                             for v_x__1 in self.all_population
-                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p
+                            if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__1])] == v_p
                         ]
                     )
                     + N[self.o_e_major__economy + self.s_e_crisis__major[v_c]]
@@ -5630,7 +5727,7 @@ class RiseOfTotalitarianismRules:
                     [
                         v_y
                         for v_y in self.ix_population__major.get(self.s_e_crisis__major[v_c], ())
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_y]] == v_p
+                        if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_y])] == v_p
                     ]
                 )
                 v__i_2 = 0
@@ -5671,7 +5768,7 @@ class RiseOfTotalitarianismRules:
             v_opts = [
                 v_u
                 for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]
-                if S[self.o_e_chit__location + v_u] is None
+                if N[self.o_e_chit__location + v_u] < 0
                 and any(
                     self.s_e_coup__major[v_c] is None
                     or self.s_e_area__major[v_a] == self.s_e_coup__major[v_c]
@@ -5723,8 +5820,8 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_a_2 = v
             S[self.o_e_chit__seen + v_u_2] = 0
-            S[self.o_e_chit__location + v_u_2] = v_a_2
-            S[self.o_e_chit__nation + v_u_2] = None
+            S[self.o_e_chit__location + v_u_2] = _unref(v_a_2)
+            S[self.o_e_chit__nation + v_u_2] = -1
             S[self.o_e_chit__established + v_u_2] = False
             S[self.o_e_chit__resolved + v_u_2] = False
             pc = 5
@@ -5809,7 +5906,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                 for v_q_3 in self.all_player:
-                    S[self.o_p_play_slot + v_q_3] = None
+                    S[self.o_p_play_slot + v_q_3] = -1
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 1
@@ -5824,7 +5921,7 @@ class RiseOfTotalitarianismRules:
                 v_free = [
                     v_s
                     for v_s in self.all_slot
-                    if not any(S[self.o_p_play_slot + v_r] == v_s for v_r in self.all_player)
+                    if not any(N[self.o_p_play_slot + v_r] == v_s for v_r in self.all_player)
                 ]
                 pc = 3
             if pc == 3:
@@ -5839,7 +5936,7 @@ class RiseOfTotalitarianismRules:
                     v__it, v__i, v_q_4, v_free, v_s_3 = F[2:]
                     F = None
                 v_s_2 = v
-                S[self.o_p_play_slot + v_q_4] = v_s_2
+                S[self.o_p_play_slot + v_q_4] = _unref(v_s_2)
                 pc = 1
                 continue
             if pc == 5:
@@ -5850,7 +5947,7 @@ class RiseOfTotalitarianismRules:
                         *[
                             v_q_5
                             for v_q_5 in self.all_player
-                            if S[self.o_p_play_slot + v_q_5] == v_s_3
+                            if N[self.o_p_play_slot + v_q_5] == v_s_3
                         ],
                     ]
                 S[self.o_g_order] = tuple(v_placed)
@@ -6028,6 +6125,7 @@ class RiseOfTotalitarianismRules:
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
         "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1808:3]"
+        N: list[int] = S
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -6053,12 +6151,16 @@ class RiseOfTotalitarianismRules:
                 v_p, v_m, v_cs = F[2:]
                 F = None
             v_l = v
-            if S[self.o_e_major__president + v_m] == v_l:
-                S[self.o_e_major__president + v_m] = None
+            if (
+                S[self.o_e_major__president + v_m] == v_l
+                if v_l is not None
+                else N[self.o_e_major__president + v_m] < 0
+            ):
+                S[self.o_e_major__president + v_m] = -1
                 S[self.o_g_presidential_due] = True
                 _log(S, 105, (v_l,))
             self.p_seat_leader(S, v_p, v_l)
-            S[self.o_e_major__head + v_m] = v_l
+            S[self.o_e_major__head + v_m] = _unref(v_l)
             _log(S, 106, (v_l, v_m, v_p))
             pc = 3
         if pc == 3:
@@ -6114,6 +6216,7 @@ class RiseOfTotalitarianismRules:
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
         "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"
+        N: list[int] = S
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6123,7 +6226,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             v_most = min(
                 self.c_max_expended_cubes,
-                self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
+                self.f_cubes_near(S, v_actor, _ref(N[self.o_e_chit__location + v_u])),
             )
             v_k = 0
             if v_most > 0:
@@ -6149,7 +6252,7 @@ class RiseOfTotalitarianismRules:
             v_k = v
             pc = 3
         if pc == 3:
-            self.p_expend_cubes(S, v_actor, S[self.o_e_chit__location + v_u], v_k)
+            self.p_expend_cubes(S, v_actor, _ref(N[self.o_e_chit__location + v_u]), v_k)
             _clamp = v_k
             S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
             return None
@@ -6190,26 +6293,27 @@ class RiseOfTotalitarianismRules:
             ) and v_d == self.s_e_leader__death[v_l]:
                 S[self.o_e_leader__box + v_l] = "out"
                 S[self.o_e_leader__seen + v_l] = 0
-                S[self.o_e_leader__area + v_l] = None
-                S[self.o_e_leader__chit + v_l] = None
-                S[self.o_e_leader__owner + v_l] = None
-                S[self.o_e_leader__pool_of + v_l] = None
+                S[self.o_e_leader__area + v_l] = -1
+                S[self.o_e_leader__chit + v_l] = -1
+                S[self.o_e_leader__owner + v_l] = -1
+                S[self.o_e_leader__pool_of + v_l] = -1
                 _log(S, 129, (v_l, v_d, v_l))
             elif v_d <= v_top:
                 S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
                 S[self.o_e_leader__seen + v_l] = 0
-                S[self.o_e_leader__area + v_l] = None
-                S[self.o_e_leader__chit + v_l] = None
-                S[self.o_e_leader__owner + v_l] = None
-                S[self.o_e_leader__pool_of + v_l] = None
+                S[self.o_e_leader__area + v_l] = -1
+                S[self.o_e_leader__chit + v_l] = -1
+                S[self.o_e_leader__owner + v_l] = -1
+                S[self.o_e_leader__pool_of + v_l] = -1
                 S[self.o_e_leader__committed + v_l] = False
                 _log(S, 130, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
             else:
-                _log(S, 131, (v_l, v_d, S[self.o_e_leader__area + v_l]))
+                _log(S, 131, (v_l, v_d, _ref(N[self.o_e_leader__area + v_l])))
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
         "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:799:3]"
+        N: list[int] = S
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6219,25 +6323,25 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             if (
                 S[self.o_e_population__committed + v_x]
-                and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
-            ) and self.s_e_box__zone[S[self.o_e_population__box + v_x]] != v_p:
+                and self.s_e_box__dominance[_ref(N[self.o_e_population__box + v_x])]
+            ) and self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x])] != v_p:
                 S[self.o_e_population__committed + v_x] = False
             v_commit = False
             if (
                 (
-                    self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+                    self.s_e_box__dominance[_ref(N[self.o_e_population__box + v_x])]
                     or (
                         self.c_commit_in_party_dominance
-                        and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
+                        and len(self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x])]) > 0
                     )
                 )
                 and (not S[self.o_e_population__committed + v_x])
             ) and (
                 (
                     self.c_commit_in_any_dominance
-                    or self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p
+                    or self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x])] == v_p
                 )
-                or not self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+                or not self.s_e_box__dominance[_ref(N[self.o_e_population__box + v_x])]
             ):
                 pc = 1
             else:
@@ -6247,7 +6351,12 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (3, 2, v_p, v_x), v_p, 2, (True, False), (v_x, S[self.o_e_population__box + v_x])
+                S,
+                (3, 2, v_p, v_x),
+                v_p,
+                2,
+                (True, False),
+                (v_x, _ref(N[self.o_e_population__box + v_x])),
             )
         if pc == 2:
             if F is not None:
@@ -6258,7 +6367,7 @@ class RiseOfTotalitarianismRules:
         if pc == 3:
             if v_commit:
                 S[self.o_e_population__committed + v_x] = True
-                _log(S, 9, (v_x, S[self.o_e_population__box + v_x]))
+                _log(S, 9, (v_x, _ref(N[self.o_e_population__box + v_x])))
                 pc = 6
             else:
                 pc = 4
@@ -6271,7 +6380,7 @@ class RiseOfTotalitarianismRules:
                 (3, 5, v_p, v_x),
                 v_p,
                 3,
-                tuple(self.s_e_box__adjacent[S[self.o_e_population__box + v_x]]),
+                tuple(self.s_e_box__adjacent[_ref(N[self.o_e_population__box + v_x])]),
                 (v_x,),
             )
         if pc == 5:
@@ -6280,7 +6389,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_to = v
             S[self.o_e_population__committed + v_x] = False
-            S[self.o_e_population__box + v_x] = v_to
+            S[self.o_e_population__box + v_x] = _unref(v_to)
             _log(S, 11, (v_x, v_to))
             pc = 6
         if pc == 6:
@@ -6290,6 +6399,7 @@ class RiseOfTotalitarianismRules:
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
         "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1103:3]"
+        N: list[int] = S
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -6298,8 +6408,8 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             if S[self.o_e_minor__vp_side + v_nat]:
                 S[self.o_e_minor__vp_side + v_nat] = False
-                if S[self.o_e_minor__regime + v_nat] is not None:
-                    _r1 = S[self.o_e_minor__regime + v_nat]
+                if N[self.o_e_minor__regime + v_nat] >= 0:
+                    _r1 = _ref(N[self.o_e_minor__regime + v_nat])
                     _clamp = S[self.o_p_vp + _r1] - max(
                         1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat])
                     )
@@ -6309,7 +6419,7 @@ class RiseOfTotalitarianismRules:
                         44,
                         (
                             v_nat,
-                            S[self.o_e_minor__regime + v_nat],
+                            _ref(N[self.o_e_minor__regime + v_nat]),
                             max(
                                 1,
                                 self.s_e_minor__vp_value[v_nat]
@@ -6318,7 +6428,11 @@ class RiseOfTotalitarianismRules:
                         ),
                     )
                 pc = 3
-            elif S[self.o_e_minor__regime + v_nat] == v_actor:
+            elif (
+                S[self.o_e_minor__regime + v_nat] == v_actor
+                if v_actor is not None
+                else N[self.o_e_minor__regime + v_nat] < 0
+            ):
                 S[self.o_e_minor__vp_side + v_nat] = True
                 self.p_gain_vp(
                     S,
@@ -6352,7 +6466,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_nat = F[2:]
                 F = None
             v_to = v
-            S[self.o_e_minor__regime + v_nat] = v_to
+            S[self.o_e_minor__regime + v_nat] = _unref(v_to)
             _log(S, 47, (v_nat, v_to))
             pc = 3
         if pc == 3:
@@ -6436,6 +6550,7 @@ class RiseOfTotalitarianismRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
         "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2039:3]"
+        N: list[int] = S
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -6450,10 +6565,18 @@ class RiseOfTotalitarianismRules:
                 v_l__1
                 for v_l__1 in self.all_leader
                 if (
-                    S[self.o_e_leader__chit + v_l__1] is not None
-                    and S[self.o_e_leader__owner + v_l__1] == v_p
+                    N[self.o_e_leader__chit + v_l__1] >= 0
+                    and (
+                        S[self.o_e_leader__owner + v_l__1] == v_p
+                        if v_p is not None
+                        else N[self.o_e_leader__owner + v_l__1] < 0
+                    )
                 )
-                and S[self.o_e_leader__area + v_l__1] == v_x
+                and (
+                    S[self.o_e_leader__area + v_l__1] == v_x
+                    if v_x is not None
+                    else N[self.o_e_leader__area + v_l__1] < 0
+                )
             ]
             if (
                 len(v_ls) > 0
@@ -6526,8 +6649,8 @@ class RiseOfTotalitarianismRules:
                     v_v
                     for v_v in self.all_chit
                     if (
-                        S[self.o_e_chit__location + v_v] is not None
-                        and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                        N[self.o_e_chit__location + v_v] >= 0
+                        and self.s_e_area__major[_ref(N[self.o_e_chit__location + v_v])] == v_m
                     )
                     and (
                         (
@@ -6547,7 +6670,7 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 3:
                 v_target = sum([self.s_e_chit__value[v_v_2] for v_v_2 in v_cs])
-                v_g = S[self.o_e_major__government + v_m]
+                v_g = _ref(N[self.o_e_major__government + v_m])
                 if (
                     self.r_reroll_offer(
                         S,
@@ -6574,7 +6697,7 @@ class RiseOfTotalitarianismRules:
                         [
                             self.s_e_population__support[v_x__2]
                             for v_x__2 in self.all_population
-                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_g
+                            if self.s_e_box__zone[_ref(N[self.o_e_population__box + v_x__2])] == v_g
                         ]
                     )
                     - (
@@ -6601,8 +6724,9 @@ class RiseOfTotalitarianismRules:
 
     def z_major_stability__4_4(self, S: list[Any], F: Any) -> Any:
         "Local 'g' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_m = F[4]
-        return S[self.o_e_major__government + v_m]
+        return _ref(N[self.o_e_major__government + v_m])
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
         "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
@@ -6819,8 +6943,12 @@ class RiseOfTotalitarianismRules:
                 v_cs = [
                     v_u__1
                     for v_u__1 in self.all_chit
-                    if S[self.o_e_chit__location + v_u__1] is not None
-                    and S[self.o_e_chit__nation + v_u__1] == v_n
+                    if N[self.o_e_chit__location + v_u__1] >= 0
+                    and (
+                        S[self.o_e_chit__nation + v_u__1] == v_n
+                        if v_n is not None
+                        else N[self.o_e_chit__nation + v_u__1] < 0
+                    )
                 ]
                 if len(v_cs) > 0:
                     pc = 3
@@ -6879,15 +7007,17 @@ class RiseOfTotalitarianismRules:
                     pc = 6
             if pc == 6:
                 _log(S, 60, (v_n, v_d, v_st, v_total, v_target, v_w))
-                if (
-                    S[self.o_e_minor__vp_side + v_n] and S[self.o_e_minor__regime + v_n] is not None
-                ) and S[self.o_e_minor__regime + v_n] != v_w:
-                    _r1 = S[self.o_e_minor__regime + v_n]
+                if (S[self.o_e_minor__vp_side + v_n] and N[self.o_e_minor__regime + v_n] >= 0) and (
+                    S[self.o_e_minor__regime + v_n] != v_w
+                    if v_w is not None
+                    else N[self.o_e_minor__regime + v_n] >= 0
+                ):
+                    _r1 = _ref(N[self.o_e_minor__regime + v_n])
                     _clamp = S[self.o_p_vp + _r1] - max(
                         1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n])
                     )
                     S[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
-                S[self.o_e_minor__regime + v_n] = v_w
+                S[self.o_e_minor__regime + v_n] = _unref(v_w)
                 S[self.o_e_minor__govt + v_n] = 0
                 for v_v_2 in v_cs:
                     self.p_leave_map(S, v_v_2)
@@ -6935,12 +7065,17 @@ class RiseOfTotalitarianismRules:
 
     def z_minor_stability__4_3(self, S: list[Any], F: Any) -> Any:
         "Local 'cs' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_n = F[4]
         return [
             v_u__1
             for v_u__1 in self.all_chit
-            if S[self.o_e_chit__location + v_u__1] is not None
-            and S[self.o_e_chit__nation + v_u__1] == v_n
+            if N[self.o_e_chit__location + v_u__1] >= 0
+            and (
+                S[self.o_e_chit__nation + v_u__1] == v_n
+                if v_n is not None
+                else N[self.o_e_chit__nation + v_u__1] < 0
+            )
         ]
 
     def z_minor_stability__4_6(self, S: list[Any], F: Any) -> Any:
@@ -7008,12 +7143,14 @@ class RiseOfTotalitarianismRules:
                         if sum(
                             [
                                 self.s_e_population__votes[v_x__1]
-                                + self.s_e_box__party_votes[S[self.o_e_population__box + v_x__1]]
+                                + self.s_e_box__party_votes[
+                                    _ref(N[self.o_e_population__box + v_x__1])
+                                ]
                                 for v_x__1 in self.ix_population__major.get(
                                     self.s_e_party__major[v_t_2], ()
                                 )
                                 if v_t_2
-                                in self.s_e_box__parties[S[self.o_e_population__box + v_x__1]]
+                                in self.s_e_box__parties[_ref(N[self.o_e_population__box + v_x__1])]
                             ]
                         )
                         > 0
@@ -7030,14 +7167,14 @@ class RiseOfTotalitarianismRules:
                                     [
                                         self.s_e_population__votes[v_x__2]
                                         + self.s_e_box__party_votes[
-                                            S[self.o_e_population__box + v_x__2]
+                                            _ref(N[self.o_e_population__box + v_x__2])
                                         ]
                                         for v_x__2 in self.ix_population__major.get(
                                             self.s_e_party__major[v_t_3], ()
                                         )
                                         if v_t_3
                                         in self.s_e_box__parties[
-                                            S[self.o_e_population__box + v_x__2]
+                                            _ref(N[self.o_e_population__box + v_x__2])
                                         ]
                                     ]
                                 ),
@@ -7067,14 +7204,14 @@ class RiseOfTotalitarianismRules:
                     for v_p_3 in self.all_player
                     if self.f_election_votes(S, v_p_3, v_m) == v_best
                 ]
-                S[self.o_e_major__government + v_m] = (
-                    S[self.o_e_major__government + v_m]
-                    if S[self.o_e_major__government + v_m] in v_tops
+                S[self.o_e_major__government + v_m] = _unref(
+                    _ref(N[self.o_e_major__government + v_m])
+                    if _ref(N[self.o_e_major__government + v_m]) in v_tops
                     else _head(v_tops)
                 )
-                _log(S, 64, (S[self.o_e_major__government + v_m], v_m))
+                _log(S, 64, (_ref(N[self.o_e_major__government + v_m]), v_m))
                 if (
-                    self.r_elect_head(S, None, None, S[self.o_e_major__government + v_m], v_m)
+                    self.r_elect_head(S, None, None, _ref(N[self.o_e_major__government + v_m]), v_m)
                     is SUSPEND
                 ):
                     return _wait(S, (21, 4, v__it, v__i, v_m, v_q, v_t_3, v_p_2, v_k, v_i, v_v_2))
@@ -7086,8 +7223,8 @@ class RiseOfTotalitarianismRules:
                 for v_v_2 in [
                     v_v
                     for v_v in self.ix_chit__action.get("putsch", ())
-                    if S[self.o_e_chit__location + v_v] is not None
-                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                    if N[self.o_e_chit__location + v_v] >= 0
+                    and self.s_e_area__major[_ref(N[self.o_e_chit__location + v_v])] == v_m
                 ]:
                     self.p_leave_map(S, v_v_2)
                 pc = 5
@@ -7233,7 +7370,7 @@ class RiseOfTotalitarianismRules:
                     v_u
                     for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]
                     if (
-                        S[self.o_e_chit__location + v_u] is None
+                        N[self.o_e_chit__location + v_u] < 0
                         and N[self.o_p_pp + v_p]
                         >= (2 if self.s_e_chit__action[v_u] == "putsch" else 1)
                     )
@@ -7290,8 +7427,8 @@ class RiseOfTotalitarianismRules:
                 )
                 S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                 S[self.o_e_chit__seen + v_u_2] = 0
-                S[self.o_e_chit__location + v_u_2] = v_a
-                S[self.o_e_chit__nation + v_u_2] = None
+                S[self.o_e_chit__location + v_u_2] = _unref(v_a)
+                S[self.o_e_chit__nation + v_u_2] = -1
                 S[self.o_e_chit__established + v_u_2] = False
                 S[self.o_e_chit__resolved + v_u_2] = False
                 pc = 7
@@ -7374,7 +7511,7 @@ class RiseOfTotalitarianismRules:
             v_u
             for v_u in self.ixt_chit__owner[v_p if v_p is not None else -1]
             if (
-                S[self.o_e_chit__location + v_u] is None
+                N[self.o_e_chit__location + v_u] < 0
                 and N[self.o_p_pp + v_p] >= (2 if self.s_e_chit__action[v_u] == "putsch" else 1)
             )
             and len(self.f_legal_areas(S, v_p, v_u)) > 0
@@ -7422,7 +7559,7 @@ class RiseOfTotalitarianismRules:
         while True:
             if pc == 0:
                 for v_p in self.all_player:
-                    S[self.o_p_played + v_p] = None
+                    S[self.o_p_played + v_p] = -1
                 v_ready = [
                     v_q
                     for v_q in self.all_player
@@ -7450,7 +7587,7 @@ class RiseOfTotalitarianismRules:
                 _a = dict(v)
                 for v_p_2 in v__ps:
                     v_c = _a[v_p_2]
-                    S[self.o_p_played + v_p_2] = v_c
+                    S[self.o_p_played + v_p_2] = _unref(v_c)
                 if self.r_choose_coups(S, None, None) is SUSPEND:
                     return _wait(S, (47, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
                 pc = 3
@@ -7459,12 +7596,12 @@ class RiseOfTotalitarianismRules:
                     v_ready, v_p_3, v_p_4, v_p_5, v_n = F[2:]
                     F = None
                 for v_p_3 in v_ready:
-                    if _has(N[self.o_p_hand + v_p_3], S[self.o_p_played + v_p_3]):
+                    if _has(N[self.o_p_hand + v_p_3], _ref(N[self.o_p_played + v_p_3])):
                         S[self.o_p_hand + v_p_3] = _mask(
                             [
                                 v_k
                                 for v_k in _bits(N[self.o_p_hand + v_p_3])
-                                if v_k != S[self.o_p_played + v_p_3]
+                                if N[self.o_p_played + v_p_3] != v_k
                             ]
                         )
                     else:
@@ -7472,10 +7609,10 @@ class RiseOfTotalitarianismRules:
                             [
                                 v_k_2
                                 for v_k_2 in _bits(N[self.o_p_card_reserve + v_p_3])
-                                if v_k_2 != S[self.o_p_played + v_p_3]
+                                if N[self.o_p_played + v_p_3] != v_k_2
                             ]
                         )
-                    _log(S, 160, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 160, (v_p_3, _ref(N[self.o_p_played + v_p_3])))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -7490,13 +7627,16 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 9
             if pc == 5:
-                if S[self.o_p_played + v_p_4] is not None:
+                if N[self.o_p_played + v_p_4] >= 0:
                     pc = 6
                 else:
                     pc = 4
                     continue
             if pc == 6:
-                if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
+                if (
+                    self.r_apply_card(S, None, None, v_p_4, _ref(N[self.o_p_played + v_p_4]))
+                    is SUSPEND
+                ):
                     return _wait(S, (47, 4, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 4
                 continue
@@ -7514,7 +7654,7 @@ class RiseOfTotalitarianismRules:
                         + self.f_coup_pp(S, v_p_5)
                         + (
                             self.c_bonus_card_pp
-                            if self.c_bonus_card_in_play and S[self.o_g_bonus_holder] == v_p_5
+                            if self.c_bonus_card_in_play and N[self.o_g_bonus_holder] == v_p_5
                             else 0
                         )
                     )
@@ -7523,7 +7663,7 @@ class RiseOfTotalitarianismRules:
                     _clamp = S[self.o_p_pp + v_p_5] + v_n
                     S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                     _log(S, 161, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
-                    S[self.o_p_played + v_p_5] = None
+                    S[self.o_p_played + v_p_5] = -1
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
@@ -7589,6 +7729,7 @@ class RiseOfTotalitarianismRules:
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
         "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1830:3]"
+        N: list[int] = S
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -7612,7 +7753,7 @@ class RiseOfTotalitarianismRules:
             v_tops = [
                 v_p_2 for v_p_2 in self.all_player if self.f_election_votes(S, v_p_2, v_m) == v_best
             ]
-            v_old = S[self.o_e_major__president + v_m]
+            v_old = _ref(N[self.o_e_major__president + v_m])
             v_w = _head(v_tops)
             if v_old is not None:
                 v_holder = self.f_leader_controller(S, v_old)
@@ -7639,25 +7780,33 @@ class RiseOfTotalitarianismRules:
                 if self.s_e_leader__printed[v_old]:
                     S[self.o_e_leader__box + v_old] = "out"
                     _log(S, 110, (v_old,))
-                    if S[self.o_e_major__head + v_m] == v_old:
-                        S[self.o_e_major__head + v_m] = None
+                    if (
+                        S[self.o_e_major__head + v_m] == v_old
+                        if v_old is not None
+                        else N[self.o_e_major__head + v_m] < 0
+                    ):
+                        S[self.o_e_major__head + v_m] = -1
                         S[self.o_e_major__elections_due + v_m] = True
                         _log(S, 111, (v_old,))
                 else:
                     S[self.o_e_leader__box + v_old] = (
                         "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
                     )
-                    S[self.o_e_leader__pool_of + v_old] = self.s_e_leader__ideology[v_old]
-                    if S[self.o_e_leader__control_cube + v_old] is not None:
-                        _r1 = S[self.o_e_leader__control_cube + v_old]
+                    S[self.o_e_leader__pool_of + v_old] = _unref(self.s_e_leader__ideology[v_old])
+                    if N[self.o_e_leader__control_cube + v_old] >= 0:
+                        _r1 = _ref(N[self.o_e_leader__control_cube + v_old])
                         _clamp = S[self.o_p_reserve + _r1] + 1
                         S[self.o_p_reserve + _r1] = (
                             0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                         )
-                        S[self.o_e_leader__control_cube + v_old] = None
-            v_was_head = S[self.o_e_major__head + v_m] == v_l
+                        S[self.o_e_leader__control_cube + v_old] = -1
+            v_was_head = (
+                S[self.o_e_major__head + v_m] == v_l
+                if v_l is not None
+                else N[self.o_e_major__head + v_m] < 0
+            )
             self.p_seat_leader(S, v_w, v_l)
-            S[self.o_e_major__president + v_m] = v_l
+            S[self.o_e_major__president + v_m] = _unref(v_l)
             if (v_was_head and S[_TURN] + self.c_first_turn - 1 > 2) and (
                 not S[self.o_e_major__regime + v_m]
             ):
@@ -7665,7 +7814,7 @@ class RiseOfTotalitarianismRules:
             else:
                 pc = 8
         if pc == 3:
-            S[self.o_e_major__head + v_m] = None
+            S[self.o_e_major__head + v_m] = -1
             v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
             v_ok = False
             if len(v_cs2) > 0:
@@ -7685,7 +7834,7 @@ class RiseOfTotalitarianismRules:
             v_ok = self.f_vote_check(S, v_w, v_m, False)
             if v_ok:
                 self.p_seat_leader(S, v_w, v_c)
-                S[self.o_e_major__head + v_m] = v_c
+                S[self.o_e_major__head + v_m] = _unref(v_c)
                 _log(S, 113, (v_c,))
             pc = 6
         if pc == 6:
@@ -7781,10 +7930,14 @@ class RiseOfTotalitarianismRules:
                         S[self.o_e_area__cubes + v_a__1].count(v_p) > 0
                         or any(
                             (
-                                S[self.o_e_leader__chit + v_l__3] is not None
-                                and S[self.o_e_leader__owner + v_l__3] == v_p
+                                N[self.o_e_leader__chit + v_l__3] >= 0
+                                and (
+                                    S[self.o_e_leader__owner + v_l__3] == v_p
+                                    if v_p is not None
+                                    else N[self.o_e_leader__owner + v_l__3] < 0
+                                )
                             )
-                            and S[self.o_e_leader__area + v_l__3] == v_a__1
+                            and N[self.o_e_leader__area + v_l__3] == v_a__1
                             for v_l__3 in self.all_leader
                         )
                     )
@@ -8046,7 +8199,7 @@ class RiseOfTotalitarianismRules:
             if pc == 0:
                 S[self.o_e_chit__resolved + v_u] = True
                 v_a = _head(
-                    [v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]]
+                    [v_b for v_b in self.all_area if N[self.o_e_chit__location + v_u] == v_b]
                 )
                 v_ap = self.f_action_value(S, v_u)
                 v_d = 0
@@ -8110,7 +8263,7 @@ class RiseOfTotalitarianismRules:
                     pc = 6
                 else:
                     v_keep = True
-                    S[self.o_e_chit__nation + v_u] = v_n
+                    S[self.o_e_chit__nation + v_u] = _unref(v_n)
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
                     _log(S, 164, (self.s_e_chit__action[v_u], v_n))
@@ -8139,7 +8292,7 @@ class RiseOfTotalitarianismRules:
                     if self.s_e_chit__action[v_u] != "propaganda"
                     or not (
                         S[self.o_e_population__committed + v_x]
-                        and S[self.o_e_population__box + v_x] == _head(_h1)
+                        and N[self.o_e_population__box + v_x] == _head(_h1)
                     )
                 ]
                 if len(v_opts) == 0:
@@ -8206,13 +8359,18 @@ class RiseOfTotalitarianismRules:
                             (
                                 (
                                     S[self.o_e_leader__box + v_l__5] == "area"
-                                    and S[self.o_e_leader__chit + v_l__5] is None
+                                    and N[self.o_e_leader__chit + v_l__5] < 0
                                 )
-                                and S[self.o_e_leader__area + v_l__5] is not None
+                                and N[self.o_e_leader__area + v_l__5] >= 0
                             )
                             and (
-                                S[self.o_e_leader__area + v_l__5] == v_a
-                                or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
+                                (
+                                    S[self.o_e_leader__area + v_l__5] == v_a
+                                    if v_a is not None
+                                    else N[self.o_e_leader__area + v_l__5] < 0
+                                )
+                                or _ref(N[self.o_e_leader__area + v_l__5])
+                                in self.s_e_area__adjacent[v_a]
                             )
                         )
                         and self.f_leader_controller(S, v_l__5) is not None
@@ -8275,7 +8433,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 172, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+                _log(S, 172, (v_u, v_a, v_l, _ref(N[self.o_e_leader__area + v_l]), v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 28
                 else:
@@ -8326,7 +8484,12 @@ class RiseOfTotalitarianismRules:
                 v_t = v
                 v_d = self.s_e_chit__value[v_t] * (
                     2
-                    if any(S[self.o_e_leader__chit + v_l_2] == v_t for v_l_2 in self.all_leader)
+                    if any(
+                        S[self.o_e_leader__chit + v_l_2] == v_t
+                        if v_t is not None
+                        else N[self.o_e_leader__chit + v_l_2] < 0
+                        for v_l_2 in self.all_leader
+                    )
                     else 1
                 ) + -(-self.s_e_chit__allowance[v_t] // 2)
                 if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
@@ -8339,7 +8502,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 175, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+                _log(S, 175, (v_u, v_a, v_t, _ref(N[self.o_e_chit__location + v_t]), v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 37
                 else:
@@ -8347,7 +8510,13 @@ class RiseOfTotalitarianismRules:
             if pc == 37:
                 _log(S, 176, (v_t,))
                 v_under = [
-                    v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
+                    v_l_3
+                    for v_l_3 in self.all_leader
+                    if (
+                        S[self.o_e_leader__chit + v_l_3] == v_t
+                        if v_t is not None
+                        else N[self.o_e_leader__chit + v_l_3] < 0
+                    )
                 ]
                 self.p_leave_map(S, v_t)
                 v__it = tuple(v_under)
@@ -8438,8 +8607,8 @@ class RiseOfTotalitarianismRules:
                 _log(S, 179, (v_u, v_a, v_l_5, v_ap, v_d))
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
-                    S[self.o_e_leader__pool_of + v_l_5] = v_actor
-                    S[self.o_e_leader__control_cube + v_l_5] = None
+                    S[self.o_e_leader__pool_of + v_l_5] = _unref(v_actor)
+                    S[self.o_e_leader__control_cube + v_l_5] = -1
                     S[self.o_e_leader__committed + v_l_5] = False
                     _log(S, 180, (v_l_5, v_actor))
                 pc = 72
@@ -8447,7 +8616,7 @@ class RiseOfTotalitarianismRules:
                 v_m = _head(
                     [v_x_3 for v_x_3 in self.ixt_major__capital[v_a if v_a is not None else -1]]
                 )
-                v_card = S[self.o_p_pending_law + v_actor]
+                v_card = _ref(N[self.o_p_pending_law + v_actor])
                 if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
                     pc = 53
                 else:
@@ -8477,7 +8646,7 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 72
             if pc == 55:
-                S[self.o_p_pending_law + v_actor] = None
+                S[self.o_p_pending_law + v_actor] = -1
                 S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
                 _log(S, 182, (v_card,))
                 self.p_effect__law__start(S, v_card, 3)
@@ -8536,7 +8705,7 @@ class RiseOfTotalitarianismRules:
                     for v_x_4 in self.s_e_area__populations[v_a]
                     if not (
                         S[self.o_e_population__committed + v_x_4]
-                        and S[self.o_e_population__box + v_x_4] == _head(_h2)
+                        and N[self.o_e_population__box + v_x_4] == _head(_h2)
                     )
                 ]
                 if len(v_xs) == 0:
@@ -8554,7 +8723,7 @@ class RiseOfTotalitarianismRules:
                         for v_x_5 in self.ixt_population__major[v_m if v_m is not None else -1]
                         if not (
                             S[self.o_e_population__committed + v_x_5]
-                            and S[self.o_e_population__box + v_x_5] == _head(_h3)
+                            and N[self.o_e_population__box + v_x_5] == _head(_h3)
                         )
                     ]
                 if len(v_xs) > 0:
@@ -8632,7 +8801,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_keep, v_l_6 = F[2:]
                     F = None
                 for v_l_6 in [
-                    v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u
+                    v_k
+                    for v_k in self.all_leader
+                    if (
+                        S[self.o_e_leader__chit + v_k] == v_u
+                        if v_u is not None
+                        else N[self.o_e_leader__chit + v_k] < 0
+                    )
                 ]:
                     if self.s_e_chit__action[v_u] == "law":
                         self.p_law_leader_back(S, v_l_6)
@@ -8647,6 +8822,7 @@ class RiseOfTotalitarianismRules:
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
         "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1049:3]"
+        N: list[int] = S
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -8662,9 +8838,9 @@ class RiseOfTotalitarianismRules:
         while True:
             if pc == 0:
                 for v_u in self.all_chit:
-                    if S[self.o_e_chit__location + v_u] is not None:
+                    if N[self.o_e_chit__location + v_u] >= 0:
                         if not S[self.o_e_chit__established + v_u]:
-                            S[self.o_e_chit__nation + v_u] = None
+                            S[self.o_e_chit__nation + v_u] = -1
                         S[self.o_e_chit__resolved + v_u] = S[self.o_e_chit__established + v_u]
                         S[self.o_e_chit__seen + v_u] |= (1 << self.n_player) - 1
                         S[_REVEALS] += 1
@@ -8706,7 +8882,7 @@ class RiseOfTotalitarianismRules:
                 v_mine = [
                     v_u_2
                     for v_u_2 in self.ixt_chit__owner[v_p if v_p is not None else -1]
-                    if S[self.o_e_chit__location + v_u_2] is not None
+                    if N[self.o_e_chit__location + v_u_2] >= 0
                     and (not S[self.o_e_chit__resolved + v_u_2])
                 ]
                 if len(v_mine) > 0:
@@ -8738,6 +8914,7 @@ class RiseOfTotalitarianismRules:
 
     def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
         "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1944:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_u: Any = None
@@ -8767,9 +8944,7 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 8
             if pc == 2:
-                if S[self.o_e_chit__location + v_u] is not None and (
-                    not S[self.o_e_chit__resolved + v_u]
-                ):
+                if N[self.o_e_chit__location + v_u] >= 0 and (not S[self.o_e_chit__resolved + v_u]):
                     pc = 3
                 else:
                     pc = 1
@@ -8781,8 +8956,8 @@ class RiseOfTotalitarianismRules:
                     if (
                         (
                             S[self.o_e_leader__box + v_l__1] == "parliament"
-                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
-                            == S[self.o_e_chit__location + v_u]
+                            and N[self.o_e_chit__location + v_u]
+                            == self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
                         )
                         and (not self.s_e_leader__printed[v_l__1])
                     )
@@ -8814,8 +8989,8 @@ class RiseOfTotalitarianismRules:
                 v_l = v
                 S[self.o_e_leader__box + v_l] = "area"
                 S[self.o_e_leader__seen + v_l] = 0
-                S[self.o_e_leader__area + v_l] = S[self.o_e_chit__location + v_u]
-                S[self.o_e_leader__chit + v_l] = v_u
+                S[self.o_e_leader__area + v_l] = N[self.o_e_chit__location + v_u]
+                S[self.o_e_leader__chit + v_l] = _unref(v_u)
                 S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
                 S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
@@ -8824,7 +8999,7 @@ class RiseOfTotalitarianismRules:
                 continue
             if pc == 8:
                 for v_l_2 in self.all_leader:
-                    if S[self.o_e_leader__chit + v_l_2] is not None:
+                    if N[self.o_e_leader__chit + v_l_2] >= 0:
                         S[self.o_e_leader__seen + v_l_2] |= (1 << self.n_player) - 1
                         S[_REVEALS] += 1
                         _log(
@@ -8832,8 +9007,8 @@ class RiseOfTotalitarianismRules:
                             124,
                             (
                                 v_l_2,
-                                S[self.o_e_leader__chit + v_l_2],
-                                S[self.o_e_leader__area + v_l_2],
+                                _ref(N[self.o_e_leader__chit + v_l_2]),
+                                _ref(N[self.o_e_leader__area + v_l_2]),
                             ),
                         )
                 v__it_2 = tuple(S[self.o_g_order])
@@ -8850,8 +9025,12 @@ class RiseOfTotalitarianismRules:
                 v_mine = [
                     v_l_3
                     for v_l_3 in self.all_leader
-                    if S[self.o_e_leader__chit + v_l_3] is not None
-                    and S[self.o_e_leader__owner + v_l_3] == v_p
+                    if N[self.o_e_leader__chit + v_l_3] >= 0
+                    and (
+                        S[self.o_e_leader__owner + v_l_3] == v_p
+                        if v_p is not None
+                        else N[self.o_e_leader__owner + v_l_3] < 0
+                    )
                 ]
                 if len(v_mine) > 0:
                     pc = 11
@@ -8884,16 +9063,22 @@ class RiseOfTotalitarianismRules:
 
     def z_reveal_leaders__12_3(self, S: list[Any], F: Any) -> Any:
         "Local 'mine' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_p = F[4]
         return [
             v_l_3
             for v_l_3 in self.all_leader
-            if S[self.o_e_leader__chit + v_l_3] is not None
-            and S[self.o_e_leader__owner + v_l_3] == v_p
+            if N[self.o_e_leader__chit + v_l_3] >= 0
+            and (
+                S[self.o_e_leader__owner + v_l_3] == v_p
+                if v_p is not None
+                else N[self.o_e_leader__owner + v_l_3] < 0
+            )
         ]
 
     def z_reveal_leaders__5_3(self, S: list[Any], F: Any) -> Any:
         "Local 'ls' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_u = F[4]
         return [
             v_l__1
@@ -8901,8 +9086,8 @@ class RiseOfTotalitarianismRules:
             if (
                 (
                     S[self.o_e_leader__box + v_l__1] == "parliament"
-                    and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
-                    == S[self.o_e_chit__location + v_u]
+                    and N[self.o_e_chit__location + v_u]
+                    == self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
                 )
                 and (not self.s_e_leader__printed[v_l__1])
             )
@@ -8973,6 +9158,7 @@ class RiseOfTotalitarianismRules:
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
     ) -> Any:
         "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1926:3]"
+        N: list[int] = S
         v_ls: Any = None
         v_l_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8985,7 +9171,11 @@ class RiseOfTotalitarianismRules:
                 for v_l in self.all_leader
                 if (
                     S[self.o_e_leader__box + v_l] == "pool"
-                    and S[self.o_e_leader__pool_of + v_l] == v_p
+                    and (
+                        S[self.o_e_leader__pool_of + v_l] == v_p
+                        if v_p is not None
+                        else N[self.o_e_leader__pool_of + v_l] < 0
+                    )
                 )
                 and (
                     self.s_e_area__major[v_a] is None
@@ -9008,11 +9198,11 @@ class RiseOfTotalitarianismRules:
             v_l_2 = v
             if v_l_2 is not None:
                 S[self.o_e_leader__box + v_l_2] = "area"
-                S[self.o_e_leader__pool_of + v_l_2] = None
-                S[self.o_e_leader__owner + v_l_2] = v_p
-                S[self.o_e_leader__chit + v_l_2] = v_u
+                S[self.o_e_leader__pool_of + v_l_2] = -1
+                S[self.o_e_leader__owner + v_l_2] = _unref(v_p)
+                S[self.o_e_leader__chit + v_l_2] = _unref(v_u)
                 S[self.o_e_leader__seen + v_l_2] = 0
-                S[self.o_e_leader__area + v_l_2] = v_a
+                S[self.o_e_leader__area + v_l_2] = _unref(v_a)
                 _log(S, 121, (v_p, v_a))
             pc = 3
         if pc == 3:
@@ -9520,4 +9710,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1419 rules/rise_of_totalitarianism/rules.yaml:552:7\n1420 rules/rise_of_totalitarianism/rules.yaml:553:7\n1421 rules/rise_of_totalitarianism/rules.yaml:554:11\n1422 rules/rise_of_totalitarianism/rules.yaml:555:7\n1423 rules/rise_of_totalitarianism/rules.yaml:556:7\n1424 rules/rise_of_totalitarianism/rules.yaml:557:7\n1427 rules/rise_of_totalitarianism/rules.yaml:558:11\n1428 rules/rise_of_totalitarianism/rules.yaml:559:7\n1432 rules/rise_of_totalitarianism/rules.yaml:484:7\n1433 rules/rise_of_totalitarianism/rules.yaml:485:11\n1434 rules/rise_of_totalitarianism/rules.yaml:486:7\n1435 rules/rise_of_totalitarianism/rules.yaml:487:11\n1436 rules/rise_of_totalitarianism/rules.yaml:488:7\n1440 rules/rise_of_totalitarianism/rules.yaml:341:7\n1441 rules/rise_of_totalitarianism/rules.yaml:342:7\n1442 rules/rise_of_totalitarianism/rules.yaml:343:11\n1443 rules/rise_of_totalitarianism/rules.yaml:344:7\n1480 rules/rise_of_totalitarianism/rules.yaml:359:7\n1481 rules/rise_of_totalitarianism/rules.yaml:360:7\n1482 rules/rise_of_totalitarianism/rules.yaml:361:11\n1487 rules/rise_of_totalitarianism/rules.yaml:362:7\n1488 rules/rise_of_totalitarianism/rules.yaml:363:11\n1489 rules/rise_of_totalitarianism/rules.yaml:364:15\n1490 rules/rise_of_totalitarianism/rules.yaml:365:11\n1491 rules/rise_of_totalitarianism/rules.yaml:366:15\n1492 rules/rise_of_totalitarianism/rules.yaml:367:7\n1496 rules/rise_of_totalitarianism/rules.yaml:672:7\n1497 rules/rise_of_totalitarianism/rules.yaml:673:11\n1516 rules/rise_of_totalitarianism/rules.yaml:674:7\n1520 rules/rise_of_totalitarianism/rules.yaml:234:7\n1529 rules/rise_of_totalitarianism/rules.yaml:683:7\n1537 rules/rise_of_totalitarianism/rules.yaml:498:7\n1538 rules/rise_of_totalitarianism/rules.yaml:499:7\n1539 rules/rise_of_totalitarianism/rules.yaml:501:15\n1540 rules/rise_of_totalitarianism/rules.yaml:502:19\n1545 rules/rise_of_totalitarianism/rules.yaml:504:19\n1547 rules/rise_of_totalitarianism/rules.yaml:506:19\n1548 rules/rise_of_totalitarianism/rules.yaml:507:7\n1552 rules/rise_of_totalitarianism/rules.yaml:99:3\n1560 rules/rise_of_totalitarianism/rules.yaml:107:7\n1564 rules/rise_of_totalitarianism/rules.yaml:279:7\n1568 rules/rise_of_totalitarianism/rules.yaml:241:7\n1578 rules/rise_of_totalitarianism/rules.yaml:421:7\n1582 rules/rise_of_totalitarianism/rules.yaml:422:7\n1585 rules/rise_of_totalitarianism/rules.yaml:423:11\n1586 rules/rise_of_totalitarianism/rules.yaml:424:7\n1590 rules/rise_of_totalitarianism/rules.yaml:251:7\n1591 rules/rise_of_totalitarianism/rules.yaml:252:11\n1592 rules/rise_of_totalitarianism/rules.yaml:253:11\n1597 rules/rise_of_totalitarianism/rules.yaml:254:11\n1598 rules/rise_of_totalitarianism/rules.yaml:255:11\n1599 rules/rise_of_totalitarianism/rules.yaml:256:15\n1600 rules/rise_of_totalitarianism/rules.yaml:257:19\n1601 rules/rise_of_totalitarianism/rules.yaml:258:11\n1602 rules/rise_of_totalitarianism/rules.yaml:259:7\n1613 rules/rise_of_totalitarianism/rules.yaml:260:7\n1614 rules/rise_of_totalitarianism/rules.yaml:261:7\n1626 rules/rise_of_totalitarianism/rules.yaml:262:7\n1627 rules/rise_of_totalitarianism/rules.yaml:263:11\n1628 rules/rise_of_totalitarianism/rules.yaml:264:7\n1632 rules/rise_of_totalitarianism/rules.yaml:300:7\n1636 rules/rise_of_totalitarianism/rules.yaml:307:7\n1644 rules/rise_of_totalitarianism/rules.yaml:199:7\n1654 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1659 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1660 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1661 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1665 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1666 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1672 rules/rise_of_totalitarianism/rules.yaml:2172:27\n1678 rules/rise_of_totalitarianism/rules.yaml:2172:49\n1686 rules/rise_of_totalitarianism/rules.yaml:2174:3\n1691 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1692 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1693 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1697 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1698 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1702 rules/rise_of_totalitarianism/rules.yaml:2180:27\n1708 rules/rise_of_totalitarianism/rules.yaml:2180:49\n1715 rules/rise_of_totalitarianism/rules.yaml:609:7\n1723 rules/rise_of_totalitarianism/rules.yaml:610:7\n1724 rules/rise_of_totalitarianism/rules.yaml:611:11\n1736 rules/rise_of_totalitarianism/rules.yaml:612:7\n1741 rules/rise_of_totalitarianism/rules.yaml:139:7\n1742 rules/rise_of_totalitarianism/rules.yaml:140:11\n1743 rules/rise_of_totalitarianism/rules.yaml:141:7\n1744 rules/rise_of_totalitarianism/rules.yaml:142:11\n1745 rules/rise_of_totalitarianism/rules.yaml:143:7\n1751 rules/rise_of_totalitarianism/rules.yaml:173:7\n1762 rules/rise_of_totalitarianism/rules.yaml:654:7\n1763 rules/rise_of_totalitarianism/rules.yaml:655:11\n1764 rules/rise_of_totalitarianism/rules.yaml:656:7\n1765 rules/rise_of_totalitarianism/rules.yaml:657:11\n1766 rules/rise_of_totalitarianism/rules.yaml:658:7\n1771 rules/rise_of_totalitarianism/rules.yaml:166:7\n1797 rules/rise_of_totalitarianism/rules.yaml:639:7\n1801 rules/rise_of_totalitarianism/rules.yaml:409:7\n1805 rules/rise_of_totalitarianism/rules.yaml:525:7\n1821 rules/rise_of_totalitarianism/rules.yaml:526:7\n1832 rules/rise_of_totalitarianism/rules.yaml:621:7\n1839 rules/rise_of_totalitarianism/rules.yaml:273:7\n1846 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1847 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1848 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1849 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1850 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1851 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1852 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1856 rules/rise_of_totalitarianism/rules.yaml:588:7\n1871 rules/rise_of_totalitarianism/rules.yaml:465:7\n1872 rules/rise_of_totalitarianism/rules.yaml:466:11\n1873 rules/rise_of_totalitarianism/rules.yaml:467:7\n1877 rules/rise_of_totalitarianism/rules.yaml:468:11\n1878 rules/rise_of_totalitarianism/rules.yaml:469:7\n1879 rules/rise_of_totalitarianism/rules.yaml:470:11\n1880 rules/rise_of_totalitarianism/rules.yaml:471:7\n1881 rules/rise_of_totalitarianism/rules.yaml:472:11\n1882 rules/rise_of_totalitarianism/rules.yaml:473:7\n1883 rules/rise_of_totalitarianism/rules.yaml:474:11\n1884 rules/rise_of_totalitarianism/rules.yaml:475:7\n1885 rules/rise_of_totalitarianism/rules.yaml:476:11\n1886 rules/rise_of_totalitarianism/rules.yaml:477:7\n1890 rules/rise_of_totalitarianism/rules.yaml:540:7\n1901 rules/rise_of_totalitarianism/rules.yaml:286:7\n1902 rules/rise_of_totalitarianism/rules.yaml:287:11\n1921 rules/rise_of_totalitarianism/rules.yaml:288:7\n1922 rules/rise_of_totalitarianism/rules.yaml:289:11\n1938 rules/rise_of_totalitarianism/rules.yaml:290:7\n1939 rules/rise_of_totalitarianism/rules.yaml:291:11\n1945 rules/rise_of_totalitarianism/rules.yaml:292:11\n1954 rules/rise_of_totalitarianism/rules.yaml:293:7\n1955 rules/rise_of_totalitarianism/rules.yaml:294:11\n1971 rules/rise_of_totalitarianism/rules.yaml:295:7\n1975 rules/rise_of_totalitarianism/rules.yaml:577:7\n2000 rules/rise_of_totalitarianism/rules.yaml:114:7\n2009 rules/rise_of_totalitarianism/rules.yaml:389:7\n2018 rules/rise_of_totalitarianism/rules.yaml:381:7\n2019 rules/rise_of_totalitarianism/rules.yaml:382:7\n2020 rules/rise_of_totalitarianism/rules.yaml:383:11\n2028 rules/rise_of_totalitarianism/rules.yaml:384:7\n2032 rules/rise_of_totalitarianism/rules.yaml:229:7\n2036 rules/rise_of_totalitarianism/rules.yaml:206:7\n2048 rules/rise_of_totalitarianism/rules.yaml:312:7\n2056 rules/rise_of_totalitarianism/rules.yaml:518:7\n2075 rules/rise_of_totalitarianism/rules.yaml:180:7\n2087 rules/rise_of_totalitarianism/rules.yaml:446:7\n2088 rules/rise_of_totalitarianism/rules.yaml:447:11\n2089 rules/rise_of_totalitarianism/rules.yaml:448:7\n2090 rules/rise_of_totalitarianism/rules.yaml:449:7\n2095 rules/rise_of_totalitarianism/rules.yaml:450:7\n2096 rules/rise_of_totalitarianism/rules.yaml:451:7\n2097 rules/rise_of_totalitarianism/rules.yaml:452:11\n2098 rules/rise_of_totalitarianism/rules.yaml:453:15\n2099 rules/rise_of_totalitarianism/rules.yaml:454:7\n2103 rules/rise_of_totalitarianism/rules.yaml:600:7\n2115 rules/rise_of_totalitarianism/rules.yaml:331:7\n2116 rules/rise_of_totalitarianism/rules.yaml:332:7\n2117 rules/rise_of_totalitarianism/rules.yaml:333:11\n2118 rules/rise_of_totalitarianism/rules.yaml:334:7\n2122 rules/rise_of_totalitarianism/rules.yaml:213:7\n2130 rules/rise_of_totalitarianism/rules.yaml:159:7\n2143 rules/rise_of_totalitarianism/rules.yaml:319:7\n2147 rules/rise_of_totalitarianism/rules.yaml:320:7\n2148 rules/rise_of_totalitarianism/rules.yaml:321:11\n2149 rules/rise_of_totalitarianism/rules.yaml:322:7\n2153 rules/rise_of_totalitarianism/rules.yaml:374:7\n2164 rules/rise_of_totalitarianism/rules.yaml:350:7\n2168 rules/rise_of_totalitarianism/rules.yaml:402:7\n2172 rules/rise_of_totalitarianism/rules.yaml:533:7\n2187 rules/rise_of_totalitarianism/rules.yaml:435:7\n2191 rules/rise_of_totalitarianism/rules.yaml:125:7\n2192 rules/rise_of_totalitarianism/rules.yaml:126:11\n2193 rules/rise_of_totalitarianism/rules.yaml:127:7\n2196 rules/rise_of_totalitarianism/rules.yaml:128:11\n2197 rules/rise_of_totalitarianism/rules.yaml:129:7\n2201 rules/rise_of_totalitarianism/rules.yaml:630:7\n2210 rules/rise_of_totalitarianism/rules.yaml:222:7\n2219 rules/rise_of_totalitarianism/rules.yaml:567:7\n2231 rules/rise_of_totalitarianism/rules.yaml:646:7\n2235 rules/rise_of_totalitarianism/rules.yaml:152:7\n2243 rules/rise_of_totalitarianism/rules.yaml:187:7\n2255 rules/rise_of_totalitarianism/rules.yaml:188:7\n2256 rules/rise_of_totalitarianism/rules.yaml:189:7\n2257 rules/rise_of_totalitarianism/rules.yaml:190:7\n2273 rules/rise_of_totalitarianism/rules.yaml:395:7\n2279 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2284 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2292 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2293 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2294 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2295 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2296 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2297 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2301 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2330 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2334 rules/rise_of_totalitarianism/rules.yaml:694:7\n2335 rules/rise_of_totalitarianism/rules.yaml:695:7\n2340 rules/rise_of_totalitarianism/rules.yaml:696:11\n2341 rules/rise_of_totalitarianism/rules.yaml:697:11\n2346 rules/rise_of_totalitarianism/rules.yaml:1458:7\n2347 rules/rise_of_totalitarianism/rules.yaml:1459:11\n2348 rules/rise_of_totalitarianism/rules.yaml:1460:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2356 rules/rise_of_totalitarianism/rules.yaml:1462:11\n2358 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2363 rules/rise_of_totalitarianism/rules.yaml:1464:11\n2371 rules/rise_of_totalitarianism/rules.yaml:1465:11\n2376 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2377 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2378 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2386 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2387 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2388 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2400 rules/rise_of_totalitarianism/rules.yaml:2105:7\n2401 rules/rise_of_totalitarianism/rules.yaml:2106:11\n2402 rules/rise_of_totalitarianism/rules.yaml:2107:11\n2403 rules/rise_of_totalitarianism/rules.yaml:2108:11\n2404 rules/rise_of_totalitarianism/rules.yaml:2109:11\n2409 rules/rise_of_totalitarianism/rules.yaml:1783:7\n2415 rules/rise_of_totalitarianism/rules.yaml:1784:11\n2416 rules/rise_of_totalitarianism/rules.yaml:1785:15\n2419 rules/rise_of_totalitarianism/rules.yaml:1786:11\n2420 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2421 rules/rise_of_totalitarianism/rules.yaml:1788:15\n2422 rules/rise_of_totalitarianism/rules.yaml:1789:15\n2424 rules/rise_of_totalitarianism/rules.yaml:1791:15\n2425 rules/rise_of_totalitarianism/rules.yaml:1792:15\n2426 rules/rise_of_totalitarianism/rules.yaml:1793:7\n2431 rules/rise_of_totalitarianism/rules.yaml:726:7\n2432 rules/rise_of_totalitarianism/rules.yaml:727:11\n2456 rules/rise_of_totalitarianism/rules.yaml:728:11\n2457 rules/rise_of_totalitarianism/rules.yaml:729:11\n2459 rules/rise_of_totalitarianism/rules.yaml:730:11\n2461 rules/rise_of_totalitarianism/rules.yaml:731:11\n2467 rules/rise_of_totalitarianism/rules.yaml:1626:7\n2468 rules/rise_of_totalitarianism/rules.yaml:1627:11\n2470 rules/rise_of_totalitarianism/rules.yaml:1628:7\n2473 rules/rise_of_totalitarianism/rules.yaml:1629:7\n2478 rules/rise_of_totalitarianism/rules.yaml:771:7\n2479 rules/rise_of_totalitarianism/rules.yaml:772:7\n2480 rules/rise_of_totalitarianism/rules.yaml:773:7\n2485 rules/rise_of_totalitarianism/rules.yaml:774:11\n2486 rules/rise_of_totalitarianism/rules.yaml:775:11\n2491 rules/rise_of_totalitarianism/rules.yaml:781:7\n2492 rules/rise_of_totalitarianism/rules.yaml:782:11\n2493 rules/rise_of_totalitarianism/rules.yaml:783:11\n2496 rules/rise_of_totalitarianism/rules.yaml:785:11\n2501 rules/rise_of_totalitarianism/rules.yaml:758:7\n2502 rules/rise_of_totalitarianism/rules.yaml:759:11\n2503 rules/rise_of_totalitarianism/rules.yaml:760:11\n2504 rules/rise_of_totalitarianism/rules.yaml:761:11\n2506 rules/rise_of_totalitarianism/rules.yaml:762:7\n2507 rules/rise_of_totalitarianism/rules.yaml:763:11\n2508 rules/rise_of_totalitarianism/rules.yaml:764:11\n2509 rules/rise_of_totalitarianism/rules.yaml:765:11\n2514 rules/rise_of_totalitarianism/rules.yaml:1324:7\n2515 rules/rise_of_totalitarianism/rules.yaml:1325:11\n2533 rules/rise_of_totalitarianism/rules.yaml:1326:15\n2534 rules/rise_of_totalitarianism/rules.yaml:1327:15\n2539 rules/rise_of_totalitarianism/rules.yaml:1328:15\n2540 rules/rise_of_totalitarianism/rules.yaml:1329:19\n2544 rules/rise_of_totalitarianism/rules.yaml:1330:19\n2547 rules/rise_of_totalitarianism/rules.yaml:1332:19\n2553 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2554 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2555 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2559 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2560 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2566 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2568 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2573 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2574 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2575 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2579 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2580 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2584 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2586 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2590 rules/rise_of_totalitarianism/flow.yaml:102:3\n2594 rules/rise_of_totalitarianism/flow.yaml:106:7\n2595 rules/rise_of_totalitarianism/flow.yaml:107:11\n2599 rules/rise_of_totalitarianism/rules.yaml:717:7\n2600 rules/rise_of_totalitarianism/rules.yaml:718:7\n2601 rules/rise_of_totalitarianism/rules.yaml:719:11\n2606 rules/rise_of_totalitarianism/rules.yaml:720:15\n2607 rules/rise_of_totalitarianism/rules.yaml:721:15\n2611 rules/rise_of_totalitarianism/rules.yaml:689:7\n2616 rules/rise_of_totalitarianism/rules.yaml:1745:7\n2617 rules/rise_of_totalitarianism/rules.yaml:1746:7\n2618 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2619 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2624 rules/rise_of_totalitarianism/rules.yaml:1997:7\n2625 rules/rise_of_totalitarianism/rules.yaml:1998:7\n2627 rules/rise_of_totalitarianism/rules.yaml:1999:7\n2628 rules/rise_of_totalitarianism/rules.yaml:2000:7\n2629 rules/rise_of_totalitarianism/rules.yaml:2001:7\n2630 rules/rise_of_totalitarianism/rules.yaml:2002:7\n2635 rules/rise_of_totalitarianism/rules.yaml:1897:7\n2636 rules/rise_of_totalitarianism/rules.yaml:1898:7\n2638 rules/rise_of_totalitarianism/rules.yaml:1899:7\n2639 rules/rise_of_totalitarianism/rules.yaml:1900:7\n2640 rules/rise_of_totalitarianism/rules.yaml:1901:11\n2641 rules/rise_of_totalitarianism/rules.yaml:1902:11\n2642 rules/rise_of_totalitarianism/rules.yaml:1903:11\n2645 rules/rise_of_totalitarianism/rules.yaml:1905:11\n2646 rules/rise_of_totalitarianism/rules.yaml:1906:11\n2647 rules/rise_of_totalitarianism/rules.yaml:1907:11\n2652 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2654 rules/rise_of_totalitarianism/rules.yaml:1981:7\n2655 rules/rise_of_totalitarianism/rules.yaml:1982:7\n2656 rules/rise_of_totalitarianism/rules.yaml:1983:7\n2657 rules/rise_of_totalitarianism/rules.yaml:1984:7\n2658 rules/rise_of_totalitarianism/rules.yaml:1985:11\n2659 rules/rise_of_totalitarianism/rules.yaml:1986:11\n2660 rules/rise_of_totalitarianism/rules.yaml:1987:11\n2663 rules/rise_of_totalitarianism/rules.yaml:1989:11\n2664 rules/rise_of_totalitarianism/rules.yaml:1990:11\n2665 rules/rise_of_totalitarianism/rules.yaml:1991:11\n2670 rules/rise_of_totalitarianism/rules.yaml:1914:7\n2671 rules/rise_of_totalitarianism/rules.yaml:1915:11\n2672 rules/rise_of_totalitarianism/rules.yaml:1916:11\n2673 rules/rise_of_totalitarianism/rules.yaml:1917:15\n2675 rules/rise_of_totalitarianism/rules.yaml:1918:15\n2677 rules/rise_of_totalitarianism/rules.yaml:1920:15\n2679 rules/rise_of_totalitarianism/rules.yaml:1921:7\n2682 rules/rise_of_totalitarianism/rules.yaml:1922:11\n2684 rules/rise_of_totalitarianism/rules.yaml:1923:11\n2688 rules/rise_of_totalitarianism/rules.yaml:1073:7\n2689 rules/rise_of_totalitarianism/rules.yaml:1074:11\n2690 rules/rise_of_totalitarianism/rules.yaml:1075:15\n2692 rules/rise_of_totalitarianism/rules.yaml:1077:15\n2693 rules/rise_of_totalitarianism/rules.yaml:1078:7\n2695 rules/rise_of_totalitarianism/rules.yaml:1079:7\n2696 rules/rise_of_totalitarianism/rules.yaml:1080:7\n2700 rules/rise_of_totalitarianism/rules.yaml:2007:7\n2701 rules/rise_of_totalitarianism/rules.yaml:2008:11\n2706 rules/rise_of_totalitarianism/rules.yaml:935:7\n2709 rules/rise_of_totalitarianism/rules.yaml:936:7\n2710 rules/rise_of_totalitarianism/rules.yaml:937:11\n2712 rules/rise_of_totalitarianism/rules.yaml:938:7\n2713 rules/rise_of_totalitarianism/rules.yaml:939:11\n2714 rules/rise_of_totalitarianism/rules.yaml:940:11\n2716 rules/rise_of_totalitarianism/rules.yaml:941:11\n2718 rules/rise_of_totalitarianism/rules.yaml:942:7\n2719 rules/rise_of_totalitarianism/rules.yaml:943:11\n2721 rules/rise_of_totalitarianism/rules.yaml:945:11\n2726 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2727 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2728 rules/rise_of_totalitarianism/rules.yaml:1339:15\n2734 rules/rise_of_totalitarianism/rules.yaml:1340:19\n2735 rules/rise_of_totalitarianism/rules.yaml:1341:19\n2736 rules/rise_of_totalitarianism/rules.yaml:1342:19\n2737 rules/rise_of_totalitarianism/rules.yaml:1343:19\n2739 rules/rise_of_totalitarianism/rules.yaml:1344:19\n2740 rules/rise_of_totalitarianism/rules.yaml:1345:19\n2745 rules/rise_of_totalitarianism/rules.yaml:1346:23\n2748 rules/rise_of_totalitarianism/rules.yaml:1347:23\n2749 rules/rise_of_totalitarianism/rules.yaml:1348:19\n2754 rules/rise_of_totalitarianism/rules.yaml:2072:7\n2755 rules/rise_of_totalitarianism/rules.yaml:2073:11\n2756 rules/rise_of_totalitarianism/rules.yaml:2074:15\n2757 rules/rise_of_totalitarianism/rules.yaml:2075:15\n2760 rules/rise_of_totalitarianism/rules.yaml:2077:11\n2761 rules/rise_of_totalitarianism/rules.yaml:2078:11\n2766 rules/rise_of_totalitarianism/rules.yaml:2090:7\n2767 rules/rise_of_totalitarianism/rules.yaml:2091:11\n2768 rules/rise_of_totalitarianism/rules.yaml:2092:15\n2773 rules/rise_of_totalitarianism/rules.yaml:2093:15\n2774 rules/rise_of_totalitarianism/rules.yaml:2094:19\n2776 rules/rise_of_totalitarianism/rules.yaml:2095:19\n2782 rules/rise_of_totalitarianism/rules.yaml:1802:7\n2785 rules/rise_of_totalitarianism/rules.yaml:1803:11\n2787 rules/rise_of_totalitarianism/rules.yaml:1804:11\n2788 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2789 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2790 rules/rise_of_totalitarianism/rules.yaml:1807:7\n2794 rules/rise_of_totalitarianism/flow.yaml:6:3\n2798 rules/rise_of_totalitarianism/flow.yaml:10:7\n2799 rules/rise_of_totalitarianism/flow.yaml:11:11\n2810 rules/rise_of_totalitarianism/flow.yaml:12:7\n2811 rules/rise_of_totalitarianism/flow.yaml:13:7\n2815 rules/rise_of_totalitarianism/rules.yaml:702:7\n2816 rules/rise_of_totalitarianism/rules.yaml:703:7\n2817 rules/rise_of_totalitarianism/rules.yaml:704:7\n2818 rules/rise_of_totalitarianism/rules.yaml:705:11\n2819 rules/rise_of_totalitarianism/rules.yaml:706:15\n2821 rules/rise_of_totalitarianism/rules.yaml:708:15\n2822 rules/rise_of_totalitarianism/rules.yaml:709:7\n2823 rules/rise_of_totalitarianism/rules.yaml:710:7\n2824 rules/rise_of_totalitarianism/rules.yaml:711:11\n2829 rules/rise_of_totalitarianism/rules.yaml:1097:7\n2835 rules/rise_of_totalitarianism/rules.yaml:1098:7\n2839 rules/rise_of_totalitarianism/rules.yaml:1099:11\n2840 rules/rise_of_totalitarianism/rules.yaml:1100:11\n2842 rules/rise_of_totalitarianism/rules.yaml:1101:11\n2845 rules/rise_of_totalitarianism/rules.yaml:1102:11\n2851 rules/rise_of_totalitarianism/rules.yaml:1470:7\n2852 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2853 rules/rise_of_totalitarianism/rules.yaml:1472:11\n2854 rules/rise_of_totalitarianism/rules.yaml:1473:11\n2855 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2856 rules/rise_of_totalitarianism/rules.yaml:1475:15\n2857 rules/rise_of_totalitarianism/rules.yaml:1476:7\n2858 rules/rise_of_totalitarianism/rules.yaml:1477:11\n2861 rules/rise_of_totalitarianism/rules.yaml:1478:15\n2862 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2863 rules/rise_of_totalitarianism/rules.yaml:1480:11\n2864 rules/rise_of_totalitarianism/rules.yaml:1481:11\n2865 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2870 rules/rise_of_totalitarianism/rules.yaml:1487:7\n2871 rules/rise_of_totalitarianism/rules.yaml:1488:7\n2872 rules/rise_of_totalitarianism/rules.yaml:1489:7\n2873 rules/rise_of_totalitarianism/rules.yaml:1490:11\n2874 rules/rise_of_totalitarianism/rules.yaml:1491:11\n2880 rules/rise_of_totalitarianism/rules.yaml:1492:15\n2894 rules/rise_of_totalitarianism/rules.yaml:1493:15\n2895 rules/rise_of_totalitarianism/rules.yaml:1494:15\n2897 rules/rise_of_totalitarianism/rules.yaml:1495:7\n2898 rules/rise_of_totalitarianism/rules.yaml:1496:7\n2899 rules/rise_of_totalitarianism/rules.yaml:1497:7\n2905 rules/rise_of_totalitarianism/rules.yaml:1498:7\n2906 rules/rise_of_totalitarianism/rules.yaml:1499:7\n2907 rules/rise_of_totalitarianism/rules.yaml:1500:7\n2912 rules/rise_of_totalitarianism/rules.yaml:1670:7\n2913 rules/rise_of_totalitarianism/rules.yaml:1671:11\n2918 rules/rise_of_totalitarianism/rules.yaml:1672:11\n2919 rules/rise_of_totalitarianism/rules.yaml:1673:11\n2920 rules/rise_of_totalitarianism/rules.yaml:1674:15\n2923 rules/rise_of_totalitarianism/rules.yaml:1676:15\n2927 rules/rise_of_totalitarianism/rules.yaml:1677:15\n2929 rules/rise_of_totalitarianism/rules.yaml:1678:15\n2931 rules/rise_of_totalitarianism/rules.yaml:1680:11\n2954 rules/rise_of_totalitarianism/rules.yaml:1035:7\n2955 rules/rise_of_totalitarianism/rules.yaml:1036:7\n2960 rules/rise_of_totalitarianism/rules.yaml:1037:11\n2973 rules/rise_of_totalitarianism/rules.yaml:1038:11\n2974 rules/rise_of_totalitarianism/rules.yaml:1039:15\n2976 rules/rise_of_totalitarianism/rules.yaml:1041:15\n2977 rules/rise_of_totalitarianism/rules.yaml:1042:15\n2978 rules/rise_of_totalitarianism/rules.yaml:1043:19\n2980 rules/rise_of_totalitarianism/rules.yaml:1045:19\n2982 rules/rise_of_totalitarianism/rules.yaml:1046:19\n2984 rules/rise_of_totalitarianism/rules.yaml:1047:19\n2989 rules/rise_of_totalitarianism/rules.yaml:894:7\n2990 rules/rise_of_totalitarianism/rules.yaml:896:15\n2991 rules/rise_of_totalitarianism/rules.yaml:897:15\n2993 rules/rise_of_totalitarianism/rules.yaml:899:15\n2994 rules/rise_of_totalitarianism/rules.yaml:900:15\n2995 rules/rise_of_totalitarianism/rules.yaml:901:19\n2998 rules/rise_of_totalitarianism/rules.yaml:904:15\n2999 rules/rise_of_totalitarianism/rules.yaml:906:19\n3002 rules/rise_of_totalitarianism/rules.yaml:909:15\n3004 rules/rise_of_totalitarianism/rules.yaml:911:15\n3005 rules/rise_of_totalitarianism/rules.yaml:912:19\n3006 rules/rise_of_totalitarianism/rules.yaml:913:15\n3008 rules/rise_of_totalitarianism/rules.yaml:916:15\n3009 rules/rise_of_totalitarianism/rules.yaml:918:15\n3010 rules/rise_of_totalitarianism/rules.yaml:919:19\n3011 rules/rise_of_totalitarianism/rules.yaml:920:15\n3012 rules/rise_of_totalitarianism/rules.yaml:921:19\n3013 rules/rise_of_totalitarianism/rules.yaml:922:19\n3015 rules/rise_of_totalitarianism/rules.yaml:923:19\n3018 rules/rise_of_totalitarianism/rules.yaml:925:15\n3019 rules/rise_of_totalitarianism/rules.yaml:927:15\n3020 rules/rise_of_totalitarianism/rules.yaml:928:15\n3021 rules/rise_of_totalitarianism/rules.yaml:929:19\n3025 rules/rise_of_totalitarianism/rules.yaml:1549:7\n3026 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3027 rules/rise_of_totalitarianism/rules.yaml:1551:15\n3033 rules/rise_of_totalitarianism/rules.yaml:1126:7\n3034 rules/rise_of_totalitarianism/rules.yaml:1127:7\n3035 rules/rise_of_totalitarianism/rules.yaml:1128:7\n3040 rules/rise_of_totalitarianism/rules.yaml:1129:11\n3059 rules/rise_of_totalitarianism/rules.yaml:1130:11\n3060 rules/rise_of_totalitarianism/rules.yaml:1131:15\n3062 rules/rise_of_totalitarianism/rules.yaml:1133:15\n3063 rules/rise_of_totalitarianism/rules.yaml:1134:15\n3064 rules/rise_of_totalitarianism/rules.yaml:1135:19\n3066 rules/rise_of_totalitarianism/rules.yaml:1137:19\n3071 rules/rise_of_totalitarianism/rules.yaml:1138:19\n3072 rules/rise_of_totalitarianism/rules.yaml:1139:7\n3077 rules/rise_of_totalitarianism/rules.yaml:825:7\n3078 rules/rise_of_totalitarianism/rules.yaml:827:15\n3079 rules/rise_of_totalitarianism/rules.yaml:828:15\n3084 rules/rise_of_totalitarianism/rules.yaml:829:19\n3090 rules/rise_of_totalitarianism/rules.yaml:830:19\n3091 rules/rise_of_totalitarianism/rules.yaml:831:19\n3092 rules/rise_of_totalitarianism/rules.yaml:832:19\n3094 rules/rise_of_totalitarianism/rules.yaml:834:15\n3095 rules/rise_of_totalitarianism/rules.yaml:835:15\n3097 rules/rise_of_totalitarianism/rules.yaml:836:15\n3100 rules/rise_of_totalitarianism/rules.yaml:839:15\n3102 rules/rise_of_totalitarianism/rules.yaml:842:15\n3103 rules/rise_of_totalitarianism/rules.yaml:843:19\n3109 rules/rise_of_totalitarianism/rules.yaml:846:15\n3110 rules/rise_of_totalitarianism/rules.yaml:847:19\n3116 rules/rise_of_totalitarianism/rules.yaml:850:15\n3120 rules/rise_of_totalitarianism/rules.yaml:851:19\n3121 rules/rise_of_totalitarianism/rules.yaml:852:23\n3126 rules/rise_of_totalitarianism/rules.yaml:857:15\n3131 rules/rise_of_totalitarianism/rules.yaml:1534:7\n3132 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3133 rules/rise_of_totalitarianism/rules.yaml:1536:7\n3134 rules/rise_of_totalitarianism/rules.yaml:1537:7\n3135 rules/rise_of_totalitarianism/rules.yaml:1538:11\n3138 rules/rise_of_totalitarianism/rules.yaml:1540:15\n3139 rules/rise_of_totalitarianism/rules.yaml:1541:7\n3140 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3141 rules/rise_of_totalitarianism/rules.yaml:1543:15\n3154 rules/rise_of_totalitarianism/rules.yaml:1720:7\n3155 rules/rise_of_totalitarianism/rules.yaml:1721:11\n3156 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3157 rules/rise_of_totalitarianism/rules.yaml:1723:15\n3159 rules/rise_of_totalitarianism/rules.yaml:1724:15\n3162 rules/rise_of_totalitarianism/rules.yaml:1726:7\n3163 rules/rise_of_totalitarianism/rules.yaml:1727:11\n3172 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3173 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3174 rules/rise_of_totalitarianism/rules.yaml:1730:15\n3175 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3176 rules/rise_of_totalitarianism/rules.yaml:1732:23\n3178 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3179 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3180 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3188 rules/rise_of_totalitarianism/rules.yaml:1571:7\n3189 rules/rise_of_totalitarianism/rules.yaml:1573:15\n3190 rules/rise_of_totalitarianism/rules.yaml:1574:15\n3195 rules/rise_of_totalitarianism/rules.yaml:1575:19\n3203 rules/rise_of_totalitarianism/rules.yaml:1576:19\n3204 rules/rise_of_totalitarianism/rules.yaml:1577:19\n3206 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3207 rules/rise_of_totalitarianism/rules.yaml:1580:15\n3209 rules/rise_of_totalitarianism/rules.yaml:1581:15\n3212 rules/rise_of_totalitarianism/rules.yaml:1584:15\n3214 rules/rise_of_totalitarianism/rules.yaml:1587:15\n3215 rules/rise_of_totalitarianism/rules.yaml:1588:19\n3225 rules/rise_of_totalitarianism/rules.yaml:1591:15\n3226 rules/rise_of_totalitarianism/rules.yaml:1592:19\n3236 rules/rise_of_totalitarianism/rules.yaml:1595:15\n3237 rules/rise_of_totalitarianism/rules.yaml:1596:19\n3239 rules/rise_of_totalitarianism/rules.yaml:1598:15\n3244 rules/rise_of_totalitarianism/rules.yaml:1294:7\n3245 rules/rise_of_totalitarianism/rules.yaml:1295:7\n3246 rules/rise_of_totalitarianism/rules.yaml:1296:11\n3247 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3249 rules/rise_of_totalitarianism/rules.yaml:1298:11\n3250 rules/rise_of_totalitarianism/rules.yaml:1299:7\n3251 rules/rise_of_totalitarianism/rules.yaml:1300:11\n3252 rules/rise_of_totalitarianism/rules.yaml:1301:11\n3259 rules/rise_of_totalitarianism/rules.yaml:1302:11\n3260 rules/rise_of_totalitarianism/rules.yaml:1303:11\n3265 rules/rise_of_totalitarianism/rules.yaml:1304:11\n3266 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3269 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3271 rules/rise_of_totalitarianism/rules.yaml:1310:15\n3272 rules/rise_of_totalitarianism/rules.yaml:1311:19\n3277 rules/rise_of_totalitarianism/rules.yaml:1313:15\n3278 rules/rise_of_totalitarianism/rules.yaml:1314:19\n3283 rules/rise_of_totalitarianism/rules.yaml:1315:23\n3284 rules/rise_of_totalitarianism/rules.yaml:1316:7\n3285 rules/rise_of_totalitarianism/rules.yaml:1317:11\n3290 rules/rise_of_totalitarianism/rules.yaml:1608:7\n3306 rules/rise_of_totalitarianism/rules.yaml:1609:7\n3307 rules/rise_of_totalitarianism/rules.yaml:1610:11\n3308 rules/rise_of_totalitarianism/rules.yaml:1611:11\n3309 rules/rise_of_totalitarianism/rules.yaml:1612:15\n3320 rules/rise_of_totalitarianism/rules.yaml:1613:15\n3322 rules/rise_of_totalitarianism/rules.yaml:1614:15\n3323 rules/rise_of_totalitarianism/rules.yaml:1615:15\n3324 rules/rise_of_totalitarianism/rules.yaml:1616:15\n3325 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3333 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3335 rules/rise_of_totalitarianism/rules.yaml:1619:15\n3336 rules/rise_of_totalitarianism/rules.yaml:1621:15\n3341 rules/rise_of_totalitarianism/rules.yaml:736:7\n3342 rules/rise_of_totalitarianism/rules.yaml:737:7\n3347 rules/rise_of_totalitarianism/rules.yaml:738:11\n3354 rules/rise_of_totalitarianism/rules.yaml:739:11\n3369 rules/rise_of_totalitarianism/rules.yaml:740:7\n3370 rules/rise_of_totalitarianism/rules.yaml:741:11\n3371 rules/rise_of_totalitarianism/rules.yaml:742:7\n3372 rules/rise_of_totalitarianism/rules.yaml:743:11\n3382 rules/rise_of_totalitarianism/rules.yaml:744:11\n3383 rules/rise_of_totalitarianism/rules.yaml:745:11\n3384 rules/rise_of_totalitarianism/rules.yaml:746:7\n3385 rules/rise_of_totalitarianism/rules.yaml:747:7\n3386 rules/rise_of_totalitarianism/rules.yaml:748:11\n3390 rules/rise_of_totalitarianism/rules.yaml:749:7\n3395 rules/rise_of_totalitarianism/rules.yaml:791:7\n3396 rules/rise_of_totalitarianism/rules.yaml:792:7\n3400 rules/rise_of_totalitarianism/rules.yaml:793:11\n3401 rules/rise_of_totalitarianism/rules.yaml:794:7\n3402 rules/rise_of_totalitarianism/rules.yaml:795:11\n3404 rules/rise_of_totalitarianism/rules.yaml:798:11\n3409 rules/rise_of_totalitarianism/rules.yaml:1514:7\n3410 rules/rise_of_totalitarianism/rules.yaml:1515:11\n3411 rules/rise_of_totalitarianism/rules.yaml:1516:11\n3412 rules/rise_of_totalitarianism/rules.yaml:1518:7\n3415 rules/rise_of_totalitarianism/rules.yaml:1521:11\n3416 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3417 rules/rise_of_totalitarianism/rules.yaml:1523:11\n3418 rules/rise_of_totalitarianism/rules.yaml:1524:11\n3419 rules/rise_of_totalitarianism/rules.yaml:1526:15\n3421 rules/rise_of_totalitarianism/rules.yaml:1528:15\n3426 rules/rise_of_totalitarianism/rules.yaml:952:7\n3429 rules/rise_of_totalitarianism/rules.yaml:955:11\n3430 rules/rise_of_totalitarianism/rules.yaml:956:11\n3431 rules/rise_of_totalitarianism/rules.yaml:957:11\n3432 rules/rise_of_totalitarianism/rules.yaml:959:11\n3433 rules/rise_of_totalitarianism/rules.yaml:960:15\n3438 rules/rise_of_totalitarianism/rules.yaml:962:11\n3439 rules/rise_of_totalitarianism/rules.yaml:963:15\n3444 rules/rise_of_totalitarianism/rules.yaml:965:11\n3445 rules/rise_of_totalitarianism/rules.yaml:966:15\n3446 rules/rise_of_totalitarianism/rules.yaml:967:15\n3450 rules/rise_of_totalitarianism/rules.yaml:968:15\n3454 rules/rise_of_totalitarianism/rules.yaml:1817:7\n3455 rules/rise_of_totalitarianism/rules.yaml:1818:7\n3456 rules/rise_of_totalitarianism/rules.yaml:1819:7\n3459 rules/rise_of_totalitarianism/rules.yaml:1822:11\n3460 rules/rise_of_totalitarianism/rules.yaml:1823:11\n3461 rules/rise_of_totalitarianism/rules.yaml:1824:15\n3462 rules/rise_of_totalitarianism/rules.yaml:1825:15\n3463 rules/rise_of_totalitarianism/rules.yaml:1827:11\n3464 rules/rise_of_totalitarianism/rules.yaml:1828:11\n3468 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3472 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3473 rules/rise_of_totalitarianism/rules.yaml:1419:7\n3474 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3475 rules/rise_of_totalitarianism/rules.yaml:1421:11\n3476 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3480 rules/rise_of_totalitarianism/rules.yaml:1086:7\n3484 rules/rise_of_totalitarianism/rules.yaml:1087:7\n3485 rules/rise_of_totalitarianism/rules.yaml:1088:7\n3486 rules/rise_of_totalitarianism/rules.yaml:1089:11\n3487 rules/rise_of_totalitarianism/rules.yaml:1090:7\n3488 rules/rise_of_totalitarianism/rules.yaml:1091:7\n3494 rules/rise_of_totalitarianism/rules.yaml:2019:7\n3501 rules/rise_of_totalitarianism/rules.yaml:2020:7\n3502 rules/rise_of_totalitarianism/rules.yaml:2021:7\n3503 rules/rise_of_totalitarianism/rules.yaml:2022:7\n3506 rules/rise_of_totalitarianism/rules.yaml:2023:11\n3507 rules/rise_of_totalitarianism/rules.yaml:2024:11\n3509 rules/rise_of_totalitarianism/rules.yaml:2025:11\n3510 rules/rise_of_totalitarianism/rules.yaml:2026:11\n3511 rules/rise_of_totalitarianism/rules.yaml:2027:11\n3513 rules/rise_of_totalitarianism/rules.yaml:2030:11\n3514 rules/rise_of_totalitarianism/rules.yaml:2031:11\n3516 rules/rise_of_totalitarianism/rules.yaml:2032:11\n3517 rules/rise_of_totalitarianism/rules.yaml:2033:11\n3518 rules/rise_of_totalitarianism/rules.yaml:2034:11\n3519 rules/rise_of_totalitarianism/rules.yaml:2035:11\n3525 rules/rise_of_totalitarianism/rules.yaml:807:7\n3529 rules/rise_of_totalitarianism/rules.yaml:808:11\n3530 rules/rise_of_totalitarianism/rules.yaml:809:7\n3531 rules/rise_of_totalitarianism/rules.yaml:810:7\n3547 rules/rise_of_totalitarianism/rules.yaml:811:11\n3548 rules/rise_of_totalitarianism/rules.yaml:812:7\n3549 rules/rise_of_totalitarianism/rules.yaml:813:11\n3551 rules/rise_of_totalitarianism/rules.yaml:816:11\n3552 rules/rise_of_totalitarianism/rules.yaml:817:11\n3553 rules/rise_of_totalitarianism/rules.yaml:818:11\n3557 rules/rise_of_totalitarianism/rules.yaml:1108:7\n3558 rules/rise_of_totalitarianism/rules.yaml:1109:11\n3559 rules/rise_of_totalitarianism/rules.yaml:1110:11\n3560 rules/rise_of_totalitarianism/rules.yaml:1111:15\n3566 rules/rise_of_totalitarianism/rules.yaml:1114:11\n3567 rules/rise_of_totalitarianism/rules.yaml:1115:11\n3573 rules/rise_of_totalitarianism/rules.yaml:1118:11\n3574 rules/rise_of_totalitarianism/rules.yaml:1119:11\n3579 rules/rise_of_totalitarianism/rules.yaml:1690:7\n3580 rules/rise_of_totalitarianism/rules.yaml:1691:7\n3581 rules/rise_of_totalitarianism/rules.yaml:1692:7\n3582 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3583 rules/rise_of_totalitarianism/rules.yaml:1694:7\n3584 rules/rise_of_totalitarianism/rules.yaml:1695:11\n3586 rules/rise_of_totalitarianism/rules.yaml:1696:11\n3588 rules/rise_of_totalitarianism/rules.yaml:1699:11\n3589 rules/rise_of_totalitarianism/rules.yaml:1700:11\n3590 rules/rise_of_totalitarianism/rules.yaml:1701:11\n3591 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3592 rules/rise_of_totalitarianism/rules.yaml:1703:15\n3593 rules/rise_of_totalitarianism/rules.yaml:1704:19\n3594 rules/rise_of_totalitarianism/rules.yaml:1705:15\n3595 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3596 rules/rise_of_totalitarianism/rules.yaml:1707:11\n3598 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3599 rules/rise_of_totalitarianism/rules.yaml:1710:15\n3603 rules/rise_of_totalitarianism/rules.yaml:2047:7\n3612 rules/rise_of_totalitarianism/rules.yaml:2048:7\n3623 rules/rise_of_totalitarianism/rules.yaml:2049:11\n3624 rules/rise_of_totalitarianism/rules.yaml:2050:11\n3625 rules/rise_of_totalitarianism/rules.yaml:2051:15\n3626 rules/rise_of_totalitarianism/rules.yaml:2052:15\n3627 rules/rise_of_totalitarianism/rules.yaml:2053:19\n3628 rules/rise_of_totalitarianism/rules.yaml:2054:23\n3629 rules/rise_of_totalitarianism/rules.yaml:2055:27\n3630 rules/rise_of_totalitarianism/rules.yaml:2056:27\n3631 rules/rise_of_totalitarianism/rules.yaml:2058:15\n3667 rules/rise_of_totalitarianism/rules.yaml:1353:7\n3668 rules/rise_of_totalitarianism/rules.yaml:1354:11\n3686 rules/rise_of_totalitarianism/rules.yaml:1355:11\n3687 rules/rise_of_totalitarianism/rules.yaml:1356:15\n3691 rules/rise_of_totalitarianism/rules.yaml:1357:15\n3692 rules/rise_of_totalitarianism/rules.yaml:1358:15\n3699 rules/rise_of_totalitarianism/rules.yaml:1359:15\n3700 rules/rise_of_totalitarianism/rules.yaml:1360:15\n3715 rules/rise_of_totalitarianism/rules.yaml:1362:15\n3716 rules/rise_of_totalitarianism/rules.yaml:1363:19\n3717 rules/rise_of_totalitarianism/rules.yaml:1364:19\n3718 rules/rise_of_totalitarianism/rules.yaml:1365:23\n3719 rules/rise_of_totalitarianism/rules.yaml:1366:19\n3720 rules/rise_of_totalitarianism/rules.yaml:1367:23\n3721 rules/rise_of_totalitarianism/rules.yaml:1368:23\n3728 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3729 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3731 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3732 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3733 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3734 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3735 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3736 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3743 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3744 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3745 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3746 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3752 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3753 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3755 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3756 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3757 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3759 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3760 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3761 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3767 rules/rise_of_totalitarianism/rules.yaml:1376:7\n3768 rules/rise_of_totalitarianism/rules.yaml:1377:11\n3774 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3775 rules/rise_of_totalitarianism/rules.yaml:1379:15\n3779 rules/rise_of_totalitarianism/rules.yaml:1380:15\n3786 rules/rise_of_totalitarianism/rules.yaml:1381:15\n3787 rules/rise_of_totalitarianism/rules.yaml:1382:15\n3793 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3794 rules/rise_of_totalitarianism/rules.yaml:1384:15\n3795 rules/rise_of_totalitarianism/rules.yaml:1385:19\n3802 rules/rise_of_totalitarianism/rules.yaml:1388:19\n3803 rules/rise_of_totalitarianism/rules.yaml:1389:19\n3806 rules/rise_of_totalitarianism/rules.yaml:1393:23\n3810 rules/rise_of_totalitarianism/rules.yaml:1394:27\n3818 rules/rise_of_totalitarianism/rules.yaml:1395:23\n3819 rules/rise_of_totalitarianism/rules.yaml:1396:23\n3820 rules/rise_of_totalitarianism/rules.yaml:1397:23\n3821 rules/rise_of_totalitarianism/rules.yaml:1398:27\n3822 rules/rise_of_totalitarianism/rules.yaml:1399:23\n3823 rules/rise_of_totalitarianism/rules.yaml:1400:23\n3824 rules/rise_of_totalitarianism/rules.yaml:1401:23\n3825 rules/rise_of_totalitarianism/rules.yaml:1402:27\n3826 rules/rise_of_totalitarianism/rules.yaml:1403:27\n3835 rules/rise_of_totalitarianism/rules.yaml:1404:27\n3839 rules/rise_of_totalitarianism/rules.yaml:1405:27\n3840 rules/rise_of_totalitarianism/rules.yaml:1407:27\n3841 rules/rise_of_totalitarianism/rules.yaml:1408:27\n3842 rules/rise_of_totalitarianism/rules.yaml:1409:31\n3846 rules/rise_of_totalitarianism/rules.yaml:1410:27\n3850 rules/rise_of_totalitarianism/rules.yaml:1411:27\n3851 rules/rise_of_totalitarianism/rules.yaml:1412:23\n3856 rules/rise_of_totalitarianism/rules.yaml:1427:7\n3857 rules/rise_of_totalitarianism/rules.yaml:1428:11\n3858 rules/rise_of_totalitarianism/rules.yaml:1429:15\n3859 rules/rise_of_totalitarianism/rules.yaml:1430:19\n3861 rules/rise_of_totalitarianism/rules.yaml:1431:15\n3862 rules/rise_of_totalitarianism/rules.yaml:1432:15\n3863 rules/rise_of_totalitarianism/rules.yaml:1433:15\n3870 rules/rise_of_totalitarianism/rules.yaml:1434:15\n3871 rules/rise_of_totalitarianism/rules.yaml:1435:19\n3887 rules/rise_of_totalitarianism/rules.yaml:1436:23\n3890 rules/rise_of_totalitarianism/rules.yaml:1437:23\n3904 rules/rise_of_totalitarianism/rules.yaml:1438:15\n3905 rules/rise_of_totalitarianism/rules.yaml:1439:15\n3906 rules/rise_of_totalitarianism/rules.yaml:1440:19\n3909 rules/rise_of_totalitarianism/rules.yaml:1441:19\n3911 rules/rise_of_totalitarianism/rules.yaml:1442:19\n3912 rules/rise_of_totalitarianism/rules.yaml:1443:19\n3917 rules/rise_of_totalitarianism/rules.yaml:1444:23\n3920 rules/rise_of_totalitarianism/rules.yaml:1445:23\n3921 rules/rise_of_totalitarianism/rules.yaml:1446:19\n3922 rules/rise_of_totalitarianism/rules.yaml:1447:15\n3927 rules/rise_of_totalitarianism/rules.yaml:1448:15\n3932 rules/rise_of_totalitarianism/rules.yaml:1450:15\n3933 rules/rise_of_totalitarianism/rules.yaml:1451:15\n3939 rules/rise_of_totalitarianism/rules.yaml:1452:19\n3940 rules/rise_of_totalitarianism/rules.yaml:1453:11\n3947 rules/rise_of_totalitarianism/rules.yaml:1758:7\n3948 rules/rise_of_totalitarianism/rules.yaml:1759:7\n3949 rules/rise_of_totalitarianism/rules.yaml:1760:7\n3950 rules/rise_of_totalitarianism/rules.yaml:1761:11\n3951 rules/rise_of_totalitarianism/rules.yaml:1762:11\n3952 rules/rise_of_totalitarianism/rules.yaml:1763:15\n3953 rules/rise_of_totalitarianism/rules.yaml:1764:15\n3954 rules/rise_of_totalitarianism/rules.yaml:1765:7\n3970 rules/rise_of_totalitarianism/rules.yaml:1766:7\n3976 rules/rise_of_totalitarianism/rules.yaml:1767:7\n3977 rules/rise_of_totalitarianism/rules.yaml:1768:11\n3978 rules/rise_of_totalitarianism/rules.yaml:1769:11\n3979 rules/rise_of_totalitarianism/rules.yaml:1770:15\n3980 rules/rise_of_totalitarianism/rules.yaml:1771:15\n3985 rules/rise_of_totalitarianism/rules.yaml:1002:7\n3986 rules/rise_of_totalitarianism/rules.yaml:1003:7\n3991 rules/rise_of_totalitarianism/rules.yaml:1004:11\n4000 rules/rise_of_totalitarianism/rules.yaml:1005:11\n4001 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4003 rules/rise_of_totalitarianism/rules.yaml:1008:15\n4004 rules/rise_of_totalitarianism/rules.yaml:1009:15\n4005 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4007 rules/rise_of_totalitarianism/rules.yaml:1012:19\n4008 rules/rise_of_totalitarianism/rules.yaml:1013:19\n4012 rules/rise_of_totalitarianism/rules.yaml:1014:19\n4014 rules/rise_of_totalitarianism/rules.yaml:1015:19\n4015 rules/rise_of_totalitarianism/rules.yaml:1016:19\n4016 rules/rise_of_totalitarianism/rules.yaml:1017:19\n4017 rules/rise_of_totalitarianism/rules.yaml:1018:19\n4025 rules/rise_of_totalitarianism/rules.yaml:1019:19\n4027 rules/rise_of_totalitarianism/rules.yaml:1020:19\n4028 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4033 rules/rise_of_totalitarianism/rules.yaml:1022:19\n4034 rules/rise_of_totalitarianism/rules.yaml:1023:23\n4035 rules/rise_of_totalitarianism/rules.yaml:1024:19\n4037 rules/rise_of_totalitarianism/rules.yaml:1025:19\n4039 rules/rise_of_totalitarianism/rules.yaml:1026:19\n4040 rules/rise_of_totalitarianism/rules.yaml:1028:19\n4041 rules/rise_of_totalitarianism/rules.yaml:1029:7\n4045 rules/rise_of_totalitarianism/rules.yaml:969:3\n4046 rules/rise_of_totalitarianism/rules.yaml:2160:14\n4051 rules/rise_of_totalitarianism/rules.yaml:973:7\n4052 rules/rise_of_totalitarianism/rules.yaml:974:11\n4053 rules/rise_of_totalitarianism/rules.yaml:975:7\n4058 rules/rise_of_totalitarianism/rules.yaml:976:7\n4061 rules/rise_of_totalitarianism/rules.yaml:978:11\n4062 rules/rise_of_totalitarianism/rules.yaml:979:7\n4063 rules/rise_of_totalitarianism/rules.yaml:980:7\n4064 rules/rise_of_totalitarianism/rules.yaml:981:11\n4065 rules/rise_of_totalitarianism/rules.yaml:982:15\n4073 rules/rise_of_totalitarianism/rules.yaml:984:15\n4080 rules/rise_of_totalitarianism/rules.yaml:986:7\n4081 rules/rise_of_totalitarianism/rules.yaml:987:11\n4082 rules/rise_of_totalitarianism/rules.yaml:988:15\n4083 rules/rise_of_totalitarianism/rules.yaml:989:7\n4084 rules/rise_of_totalitarianism/rules.yaml:990:7\n4085 rules/rise_of_totalitarianism/rules.yaml:991:11\n4094 rules/rise_of_totalitarianism/rules.yaml:992:11\n4095 rules/rise_of_totalitarianism/rules.yaml:993:15\n4096 rules/rise_of_totalitarianism/rules.yaml:994:11\n4098 rules/rise_of_totalitarianism/rules.yaml:996:11\n4103 rules/rise_of_totalitarianism/rules.yaml:1560:7\n4104 rules/rise_of_totalitarianism/rules.yaml:1561:11\n4105 rules/rise_of_totalitarianism/rules.yaml:1563:7\n4106 rules/rise_of_totalitarianism/rules.yaml:1564:7\n4107 rules/rise_of_totalitarianism/rules.yaml:1565:11\n4111 rules/rise_of_totalitarianism/rules.yaml:878:7\n4112 rules/rise_of_totalitarianism/rules.yaml:879:7\n4113 rules/rise_of_totalitarianism/rules.yaml:881:7\n4114 rules/rise_of_totalitarianism/rules.yaml:882:11\n4115 rules/rise_of_totalitarianism/rules.yaml:883:11\n4116 rules/rise_of_totalitarianism/rules.yaml:884:15\n4117 rules/rise_of_totalitarianism/rules.yaml:885:15\n4118 rules/rise_of_totalitarianism/rules.yaml:886:15\n4119 rules/rise_of_totalitarianism/rules.yaml:888:7\n4123 rules/rise_of_totalitarianism/rules.yaml:1841:7\n4124 rules/rise_of_totalitarianism/rules.yaml:1842:7\n4125 rules/rise_of_totalitarianism/rules.yaml:1843:7\n4126 rules/rise_of_totalitarianism/rules.yaml:1844:7\n4129 rules/rise_of_totalitarianism/rules.yaml:1845:7\n4130 rules/rise_of_totalitarianism/rules.yaml:1846:7\n4131 rules/rise_of_totalitarianism/rules.yaml:1847:7\n4132 rules/rise_of_totalitarianism/rules.yaml:1848:11\n4133 rules/rise_of_totalitarianism/rules.yaml:1849:11\n4134 rules/rise_of_totalitarianism/rules.yaml:1850:15\n4135 rules/rise_of_totalitarianism/rules.yaml:1851:7\n4136 rules/rise_of_totalitarianism/rules.yaml:1852:7\n4139 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4140 rules/rise_of_totalitarianism/rules.yaml:1857:11\n4141 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4142 rules/rise_of_totalitarianism/rules.yaml:1859:19\n4143 rules/rise_of_totalitarianism/rules.yaml:1861:19\n4144 rules/rise_of_totalitarianism/rules.yaml:1862:23\n4145 rules/rise_of_totalitarianism/rules.yaml:1863:23\n4147 rules/rise_of_totalitarianism/rules.yaml:1866:19\n4150 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4151 rules/rise_of_totalitarianism/rules.yaml:1868:19\n4152 rules/rise_of_totalitarianism/rules.yaml:1869:23\n4157 rules/rise_of_totalitarianism/rules.yaml:1870:23\n4158 rules/rise_of_totalitarianism/rules.yaml:1871:11\n4159 rules/rise_of_totalitarianism/rules.yaml:1872:11\n4160 rules/rise_of_totalitarianism/rules.yaml:1873:11\n4161 rules/rise_of_totalitarianism/rules.yaml:1874:11\n4164 rules/rise_of_totalitarianism/rules.yaml:1875:15\n4165 rules/rise_of_totalitarianism/rules.yaml:1876:15\n4166 rules/rise_of_totalitarianism/rules.yaml:1877:15\n4167 rules/rise_of_totalitarianism/rules.yaml:1878:15\n4168 rules/rise_of_totalitarianism/rules.yaml:1879:19\n4169 rules/rise_of_totalitarianism/rules.yaml:1880:19\n4170 rules/rise_of_totalitarianism/rules.yaml:1881:19\n4171 rules/rise_of_totalitarianism/rules.yaml:1882:23\n4172 rules/rise_of_totalitarianism/rules.yaml:1883:23\n4173 rules/rise_of_totalitarianism/rules.yaml:1885:15\n4174 rules/rise_of_totalitarianism/rules.yaml:1886:19\n4179 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4180 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4182 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4183 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4184 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4185 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4186 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4187 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4194 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4195 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4196 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4197 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4223 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4224 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4226 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4227 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4228 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4230 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4231 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4232 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4237 rules/rise_of_totalitarianism/rules.yaml:1658:7\n4238 rules/rise_of_totalitarianism/rules.yaml:1659:7\n4239 rules/rise_of_totalitarianism/rules.yaml:1660:11\n4240 rules/rise_of_totalitarianism/rules.yaml:1661:11\n4244 rules/rise_of_totalitarianism/rules.yaml:866:7\n4246 rules/rise_of_totalitarianism/rules.yaml:867:7\n4247 rules/rise_of_totalitarianism/rules.yaml:868:11\n4248 rules/rise_of_totalitarianism/rules.yaml:869:11\n4249 rules/rise_of_totalitarianism/rules.yaml:870:15\n4250 rules/rise_of_totalitarianism/rules.yaml:871:15\n4255 rules/rise_of_totalitarianism/rules.yaml:1140:3\n4256 rules/rise_of_totalitarianism/rules.yaml:2140:14\n4257 rules/rise_of_totalitarianism/rules.yaml:2161:14\n4262 rules/rise_of_totalitarianism/rules.yaml:1145:7\n4263 rules/rise_of_totalitarianism/rules.yaml:1146:7\n4269 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4270 rules/rise_of_totalitarianism/rules.yaml:1148:7\n4271 rules/rise_of_totalitarianism/rules.yaml:1149:7\n4272 rules/rise_of_totalitarianism/rules.yaml:1150:7\n4275 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4276 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4277 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4283 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4284 rules/rise_of_totalitarianism/rules.yaml:1155:15\n4285 rules/rise_of_totalitarianism/rules.yaml:1157:15\n4286 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4287 rules/rise_of_totalitarianism/rules.yaml:1159:23\n4289 rules/rise_of_totalitarianism/rules.yaml:1161:23\n4290 rules/rise_of_totalitarianism/rules.yaml:1162:23\n4291 rules/rise_of_totalitarianism/rules.yaml:1163:23\n4292 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4293 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4295 rules/rise_of_totalitarianism/rules.yaml:1168:15\n4308 rules/rise_of_totalitarianism/rules.yaml:1169:15\n4309 rules/rise_of_totalitarianism/rules.yaml:1171:19\n4311 rules/rise_of_totalitarianism/rules.yaml:1173:19\n4312 rules/rise_of_totalitarianism/rules.yaml:1174:19\n4317 rules/rise_of_totalitarianism/rules.yaml:1175:19\n4318 rules/rise_of_totalitarianism/rules.yaml:1176:19\n4319 rules/rise_of_totalitarianism/rules.yaml:1178:19\n4320 rules/rise_of_totalitarianism/rules.yaml:1179:23\n4321 rules/rise_of_totalitarianism/rules.yaml:1180:27\n4323 rules/rise_of_totalitarianism/rules.yaml:1182:27\n4324 rules/rise_of_totalitarianism/rules.yaml:1183:27\n4325 rules/rise_of_totalitarianism/rules.yaml:1184:31\n4327 rules/rise_of_totalitarianism/rules.yaml:1187:11\n4328 rules/rise_of_totalitarianism/rules.yaml:1188:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1189:11\n4350 rules/rise_of_totalitarianism/rules.yaml:1190:11\n4351 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4352 rules/rise_of_totalitarianism/rules.yaml:1192:11\n4353 rules/rise_of_totalitarianism/rules.yaml:1194:15\n4355 rules/rise_of_totalitarianism/rules.yaml:1196:15\n4356 rules/rise_of_totalitarianism/rules.yaml:1197:15\n4357 rules/rise_of_totalitarianism/rules.yaml:1198:15\n4358 rules/rise_of_totalitarianism/rules.yaml:1199:15\n4359 rules/rise_of_totalitarianism/rules.yaml:1201:15\n4360 rules/rise_of_totalitarianism/rules.yaml:1202:19\n4361 rules/rise_of_totalitarianism/rules.yaml:1203:19\n4362 rules/rise_of_totalitarianism/rules.yaml:1204:23\n4364 rules/rise_of_totalitarianism/rules.yaml:1206:15\n4365 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4373 rules/rise_of_totalitarianism/rules.yaml:1208:15\n4374 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4375 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4376 rules/rise_of_totalitarianism/rules.yaml:1213:19\n4381 rules/rise_of_totalitarianism/rules.yaml:1214:19\n4382 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4383 rules/rise_of_totalitarianism/rules.yaml:1216:23\n4384 rules/rise_of_totalitarianism/rules.yaml:1217:19\n4385 rules/rise_of_totalitarianism/rules.yaml:1218:23\n4387 rules/rise_of_totalitarianism/rules.yaml:1220:11\n4399 rules/rise_of_totalitarianism/rules.yaml:1221:11\n4400 rules/rise_of_totalitarianism/rules.yaml:1223:15\n4402 rules/rise_of_totalitarianism/rules.yaml:1225:15\n4403 rules/rise_of_totalitarianism/rules.yaml:1226:15\n4404 rules/rise_of_totalitarianism/rules.yaml:1227:15\n4405 rules/rise_of_totalitarianism/rules.yaml:1228:15\n4406 rules/rise_of_totalitarianism/rules.yaml:1230:15\n4407 rules/rise_of_totalitarianism/rules.yaml:1231:19\n4408 rules/rise_of_totalitarianism/rules.yaml:1232:19\n4409 rules/rise_of_totalitarianism/rules.yaml:1233:19\n4410 rules/rise_of_totalitarianism/rules.yaml:1234:19\n4412 rules/rise_of_totalitarianism/rules.yaml:1237:11\n4417 rules/rise_of_totalitarianism/rules.yaml:1238:11\n4418 rules/rise_of_totalitarianism/rules.yaml:1239:11\n4419 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4424 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4425 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4426 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4427 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4428 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4429 rules/rise_of_totalitarianism/rules.yaml:1247:15\n4430 rules/rise_of_totalitarianism/rules.yaml:1248:19\n4431 rules/rise_of_totalitarianism/rules.yaml:1249:19\n4432 rules/rise_of_totalitarianism/rules.yaml:1251:19\n4433 rules/rise_of_totalitarianism/rules.yaml:1252:19\n4435 rules/rise_of_totalitarianism/rules.yaml:1254:15\n4440 rules/rise_of_totalitarianism/rules.yaml:1255:15\n4441 rules/rise_of_totalitarianism/rules.yaml:1256:15\n4442 rules/rise_of_totalitarianism/rules.yaml:1257:15\n4443 rules/rise_of_totalitarianism/rules.yaml:1258:15\n4444 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4445 rules/rise_of_totalitarianism/rules.yaml:1261:19\n4458 rules/rise_of_totalitarianism/rules.yaml:1262:19\n4459 rules/rise_of_totalitarianism/rules.yaml:1263:23\n4474 rules/rise_of_totalitarianism/rules.yaml:1264:19\n4475 rules/rise_of_totalitarianism/rules.yaml:1265:23\n4476 rules/rise_of_totalitarianism/rules.yaml:1266:23\n4477 rules/rise_of_totalitarianism/rules.yaml:1267:19\n4478 rules/rise_of_totalitarianism/rules.yaml:1268:23\n4482 rules/rise_of_totalitarianism/rules.yaml:1270:19\n4483 rules/rise_of_totalitarianism/rules.yaml:1271:23\n4484 rules/rise_of_totalitarianism/rules.yaml:1272:7\n4485 rules/rise_of_totalitarianism/rules.yaml:1273:11\n4486 rules/rise_of_totalitarianism/rules.yaml:1274:15\n4488 rules/rise_of_totalitarianism/rules.yaml:1276:15\n4491 rules/rise_of_totalitarianism/rules.yaml:1279:7\n4492 rules/rise_of_totalitarianism/rules.yaml:1280:11\n4493 rules/rise_of_totalitarianism/rules.yaml:1281:15\n4495 rules/rise_of_totalitarianism/rules.yaml:1283:15\n4496 rules/rise_of_totalitarianism/rules.yaml:1284:7\n4497 rules/rise_of_totalitarianism/rules.yaml:1285:11\n4498 rules/rise_of_totalitarianism/rules.yaml:1286:15\n4500 rules/rise_of_totalitarianism/rules.yaml:1288:11\n4504 rules/rise_of_totalitarianism/rules.yaml:1053:7\n4505 rules/rise_of_totalitarianism/rules.yaml:1054:11\n4506 rules/rise_of_totalitarianism/rules.yaml:1055:15\n4507 rules/rise_of_totalitarianism/rules.yaml:1056:19\n4508 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4509 rules/rise_of_totalitarianism/rules.yaml:1058:15\n4511 rules/rise_of_totalitarianism/rules.yaml:1059:7\n4512 rules/rise_of_totalitarianism/rules.yaml:1060:7\n4513 rules/rise_of_totalitarianism/rules.yaml:1061:7\n4518 rules/rise_of_totalitarianism/rules.yaml:1062:11\n4519 rules/rise_of_totalitarianism/rules.yaml:1063:11\n4520 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4526 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4527 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4528 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4529 rules/rise_of_totalitarianism/rules.yaml:1068:19\n4533 rules/rise_of_totalitarianism/rules.yaml:1950:7\n4534 rules/rise_of_totalitarianism/rules.yaml:1951:11\n4537 rules/rise_of_totalitarianism/rules.yaml:1952:15\n4553 rules/rise_of_totalitarianism/rules.yaml:1953:15\n4554 rules/rise_of_totalitarianism/rules.yaml:1954:19\n4555 rules/rise_of_totalitarianism/rules.yaml:1955:19\n4556 rules/rise_of_totalitarianism/rules.yaml:1956:19\n4558 rules/rise_of_totalitarianism/rules.yaml:1957:19\n4559 rules/rise_of_totalitarianism/rules.yaml:1958:19\n4560 rules/rise_of_totalitarianism/rules.yaml:1959:19\n4562 rules/rise_of_totalitarianism/rules.yaml:1961:7\n4563 rules/rise_of_totalitarianism/rules.yaml:1962:11\n4564 rules/rise_of_totalitarianism/rules.yaml:1963:15\n4566 rules/rise_of_totalitarianism/rules.yaml:1965:7\n4567 rules/rise_of_totalitarianism/rules.yaml:1966:11\n4573 rules/rise_of_totalitarianism/rules.yaml:1967:11\n4574 rules/rise_of_totalitarianism/rules.yaml:1968:15\n4575 rules/rise_of_totalitarianism/rules.yaml:1969:15\n4576 rules/rise_of_totalitarianism/rules.yaml:1970:19\n4581 rules/rise_of_totalitarianism/rules.yaml:1640:7\n4582 rules/rise_of_totalitarianism/rules.yaml:1641:11\n4583 rules/rise_of_totalitarianism/rules.yaml:1642:11\n4589 rules/rise_of_totalitarianism/rules.yaml:1643:11\n4594 rules/rise_of_totalitarianism/rules.yaml:1644:11\n4595 rules/rise_of_totalitarianism/rules.yaml:1645:15\n4596 rules/rise_of_totalitarianism/rules.yaml:1646:15\n4597 rules/rise_of_totalitarianism/rules.yaml:1647:19\n4600 rules/rise_of_totalitarianism/rules.yaml:1648:19\n4603 rules/rise_of_totalitarianism/rules.yaml:1649:19\n4607 rules/rise_of_totalitarianism/rules.yaml:1934:7\n4618 rules/rise_of_totalitarianism/rules.yaml:1935:7\n4619 rules/rise_of_totalitarianism/rules.yaml:1936:11\n4620 rules/rise_of_totalitarianism/rules.yaml:1937:11\n4621 rules/rise_of_totalitarianism/rules.yaml:1938:15\n4622 rules/rise_of_totalitarianism/rules.yaml:1939:15\n4623 rules/rise_of_totalitarianism/rules.yaml:1940:15\n4624 rules/rise_of_totalitarianism/rules.yaml:1941:15\n4625 rules/rise_of_totalitarianism/rules.yaml:1942:15\n4630 rules/rise_of_totalitarianism/flow.yaml:23:3\n4635 rules/rise_of_totalitarianism/flow.yaml:27:7\n4637 rules/rise_of_totalitarianism/flow.yaml:28:7\n4638 rules/rise_of_totalitarianism/flow.yaml:29:7\n4639 rules/rise_of_totalitarianism/flow.yaml:30:7\n4640 rules/rise_of_totalitarianism/flow.yaml:31:11\n4645 rules/rise_of_totalitarianism/flow.yaml:32:11\n4646 rules/rise_of_totalitarianism/flow.yaml:33:15\n4647 rules/rise_of_totalitarianism/flow.yaml:34:15\n4648 rules/rise_of_totalitarianism/flow.yaml:35:19\n4651 rules/rise_of_totalitarianism/flow.yaml:36:19\n4652 rules/rise_of_totalitarianism/flow.yaml:37:7\n4659 rules/rise_of_totalitarianism/flow.yaml:38:7\n4660 rules/rise_of_totalitarianism/flow.yaml:39:11\n4661 rules/rise_of_totalitarianism/flow.yaml:40:15\n4673 rules/rise_of_totalitarianism/flow.yaml:41:15\n4674 rules/rise_of_totalitarianism/flow.yaml:43:7\n4677 rules/rise_of_totalitarianism/flow.yaml:44:7\n4678 rules/rise_of_totalitarianism/flow.yaml:45:11\n4679 rules/rise_of_totalitarianism/flow.yaml:47:7\n4680 rules/rise_of_totalitarianism/flow.yaml:48:11\n4681 rules/rise_of_totalitarianism/flow.yaml:49:7\n4682 rules/rise_of_totalitarianism/flow.yaml:50:11\n4683 rules/rise_of_totalitarianism/flow.yaml:51:11\n4684 rules/rise_of_totalitarianism/flow.yaml:52:15\n4685 rules/rise_of_totalitarianism/flow.yaml:53:15\n4695 rules/rise_of_totalitarianism/flow.yaml:54:15\n4702 rules/rise_of_totalitarianism/flow.yaml:55:15\n4703 rules/rise_of_totalitarianism/flow.yaml:57:7\n4704 rules/rise_of_totalitarianism/flow.yaml:58:7\n4705 rules/rise_of_totalitarianism/flow.yaml:59:11\n4706 rules/rise_of_totalitarianism/flow.yaml:60:11\n4711 rules/rise_of_totalitarianism/flow.yaml:61:15\n4716 rules/rise_of_totalitarianism/flow.yaml:62:15\n4717 rules/rise_of_totalitarianism/flow.yaml:63:19\n4719 rules/rise_of_totalitarianism/flow.yaml:65:19\n4722 rules/rise_of_totalitarianism/flow.yaml:66:19\n4728 rules/rise_of_totalitarianism/flow.yaml:84:3\n4729 rules/rise_of_totalitarianism/flow.yaml:84:3\n4733 rules/rise_of_totalitarianism/flow.yaml:88:7\n4734 rules/rise_of_totalitarianism/flow.yaml:89:11\n4735 rules/rise_of_totalitarianism/flow.yaml:90:15\n4736 rules/rise_of_totalitarianism/flow.yaml:91:7\n4737 rules/rise_of_totalitarianism/flow.yaml:92:7\n4738 rules/rise_of_totalitarianism/flow.yaml:93:7\n4739 rules/rise_of_totalitarianism/flow.yaml:94:7\n4740 rules/rise_of_totalitarianism/flow.yaml:95:7\n4741 rules/rise_of_totalitarianism/flow.yaml:96:7\n4742 rules/rise_of_totalitarianism/flow.yaml:97:7\n4743 rules/rise_of_totalitarianism/flow.yaml:98:7\n4744 rules/rise_of_totalitarianism/flow.yaml:99:7\n4748 rules/rise_of_totalitarianism/flow.yaml:16:3\n4752 rules/rise_of_totalitarianism/flow.yaml:20:7\n4753 rules/rise_of_totalitarianism/flow.yaml:21:7\n4757 rules/rise_of_totalitarianism/flow.yaml:68:3\n4762 rules/rise_of_totalitarianism/flow.yaml:72:7\n4767 rules/rise_of_totalitarianism/flow.yaml:73:11\n4769 rules/rise_of_totalitarianism/flow.yaml:75:11\n4770 rules/rise_of_totalitarianism/flow.yaml:76:11\n4771 rules/rise_of_totalitarianism/flow.yaml:77:11\n4772 rules/rise_of_totalitarianism/flow.yaml:78:15\n4773 rules/rise_of_totalitarianism/flow.yaml:79:11\n4774 rules/rise_of_totalitarianism/flow.yaml:80:11\n4775 rules/rise_of_totalitarianism/flow.yaml:81:7\n4776 rules/rise_of_totalitarianism/flow.yaml:82:11\n4781 rules/rise_of_totalitarianism/rules.yaml:2154:7\n4782 rules/rise_of_totalitarianism/rules.yaml:2155:7\n4787 rules/rise_of_totalitarianism/rules.yaml:2156:7\n4788 rules/rise_of_totalitarianism/rules.yaml:2157:7\n4794 rules/rise_of_totalitarianism/rules.yaml:2128:7\n4803 rules/rise_of_totalitarianism/rules.yaml:2129:7\n4804 rules/rise_of_totalitarianism/rules.yaml:2130:7\n4805 rules/rise_of_totalitarianism/rules.yaml:2131:11\n4806 rules/rise_of_totalitarianism/rules.yaml:2132:15\n4807 rules/rise_of_totalitarianism/rules.yaml:2133:19\n4808 rules/rise_of_totalitarianism/rules.yaml:2134:19\n4809 rules/rise_of_totalitarianism/rules.yaml:2135:19\n4810 rules/rise_of_totalitarianism/rules.yaml:2137:7\n4825 rules/rise_of_totalitarianism/rules.yaml:1035:7\n4826 rules/rise_of_totalitarianism/rules.yaml:1036:7\n4837 rules/rise_of_totalitarianism/rules.yaml:1037:11\n4846 rules/rise_of_totalitarianism/rules.yaml:1038:11\n4847 rules/rise_of_totalitarianism/rules.yaml:1039:15\n4856 rules/rise_of_totalitarianism/rules.yaml:1041:15\n4869 rules/rise_of_totalitarianism/rules.yaml:1042:15\n4870 rules/rise_of_totalitarianism/rules.yaml:1043:19\n4872 rules/rise_of_totalitarianism/rules.yaml:1045:19\n4874 rules/rise_of_totalitarianism/rules.yaml:1046:19\n4876 rules/rise_of_totalitarianism/rules.yaml:1047:19\n4877 rules/rise_of_totalitarianism/rules.yaml:1048:19\n4905 rules/rise_of_totalitarianism/rules.yaml:894:7\n4910 rules/rise_of_totalitarianism/rules.yaml:911:15\n4911 rules/rise_of_totalitarianism/rules.yaml:912:19\n4912 rules/rise_of_totalitarianism/rules.yaml:913:15\n4913 rules/rise_of_totalitarianism/rules.yaml:914:15\n4916 rules/rise_of_totalitarianism/rules.yaml:916:15\n4917 rules/rise_of_totalitarianism/rules.yaml:917:15\n4918 rules/rise_of_totalitarianism/rules.yaml:918:15\n4919 rules/rise_of_totalitarianism/rules.yaml:919:19\n4920 rules/rise_of_totalitarianism/rules.yaml:920:15\n4921 rules/rise_of_totalitarianism/rules.yaml:921:19\n4922 rules/rise_of_totalitarianism/rules.yaml:922:19\n4924 rules/rise_of_totalitarianism/rules.yaml:923:19\n4930 rules/rise_of_totalitarianism/rules.yaml:896:15\n4937 rules/rise_of_totalitarianism/rules.yaml:897:15\n4941 rules/rise_of_totalitarianism/rules.yaml:899:15\n4942 rules/rise_of_totalitarianism/rules.yaml:900:15\n4945 rules/rise_of_totalitarianism/rules.yaml:903:19\n4948 rules/rise_of_totalitarianism/rules.yaml:901:19\n4955 rules/rise_of_totalitarianism/rules.yaml:904:15\n4958 rules/rise_of_totalitarianism/rules.yaml:908:19\n4961 rules/rise_of_totalitarianism/rules.yaml:905:19\n4962 rules/rise_of_totalitarianism/rules.yaml:906:19\n4969 rules/rise_of_totalitarianism/rules.yaml:909:15\n4973 rules/rise_of_totalitarianism/rules.yaml:925:15\n4974 rules/rise_of_totalitarianism/rules.yaml:926:15\n4975 rules/rise_of_totalitarianism/rules.yaml:927:15\n4976 rules/rise_of_totalitarianism/rules.yaml:928:15\n4981 rules/rise_of_totalitarianism/rules.yaml:929:19\n5000 rules/rise_of_totalitarianism/rules.yaml:1549:7\n5014 rules/rise_of_totalitarianism/rules.yaml:1550:11\n5020 rules/rise_of_totalitarianism/rules.yaml:1551:15\n5042 rules/rise_of_totalitarianism/rules.yaml:1126:7\n5043 rules/rise_of_totalitarianism/rules.yaml:1127:7\n5044 rules/rise_of_totalitarianism/rules.yaml:1128:7\n5058 rules/rise_of_totalitarianism/rules.yaml:1129:11\n5077 rules/rise_of_totalitarianism/rules.yaml:1130:11\n5078 rules/rise_of_totalitarianism/rules.yaml:1131:15\n5087 rules/rise_of_totalitarianism/rules.yaml:1133:15\n5100 rules/rise_of_totalitarianism/rules.yaml:1134:15\n5101 rules/rise_of_totalitarianism/rules.yaml:1135:19\n5107 rules/rise_of_totalitarianism/rules.yaml:1137:19\n5112 rules/rise_of_totalitarianism/rules.yaml:1138:19\n5117 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5142 rules/rise_of_totalitarianism/rules.yaml:825:7\n5145 rules/rise_of_totalitarianism/rules.yaml:834:15\n5146 rules/rise_of_totalitarianism/rules.yaml:835:15\n5148 rules/rise_of_totalitarianism/rules.yaml:836:15\n5150 rules/rise_of_totalitarianism/rules.yaml:837:15\n5153 rules/rise_of_totalitarianism/rules.yaml:839:15\n5154 rules/rise_of_totalitarianism/rules.yaml:840:15\n5157 rules/rise_of_totalitarianism/rules.yaml:842:15\n5158 rules/rise_of_totalitarianism/rules.yaml:843:19\n5163 rules/rise_of_totalitarianism/rules.yaml:844:19\n5173 rules/rise_of_totalitarianism/rules.yaml:846:15\n5174 rules/rise_of_totalitarianism/rules.yaml:847:19\n5179 rules/rise_of_totalitarianism/rules.yaml:848:19\n5189 rules/rise_of_totalitarianism/rules.yaml:850:15\n5193 rules/rise_of_totalitarianism/rules.yaml:851:19\n5194 rules/rise_of_totalitarianism/rules.yaml:852:23\n5196 rules/rise_of_totalitarianism/rules.yaml:853:23\n5198 rules/rise_of_totalitarianism/rules.yaml:855:23\n5201 rules/rise_of_totalitarianism/rules.yaml:857:15\n5204 rules/rise_of_totalitarianism/rules.yaml:827:15\n5205 rules/rise_of_totalitarianism/rules.yaml:828:15\n5216 rules/rise_of_totalitarianism/rules.yaml:829:19\n5222 rules/rise_of_totalitarianism/rules.yaml:830:19\n5235 rules/rise_of_totalitarianism/rules.yaml:831:19\n5242 rules/rise_of_totalitarianism/rules.yaml:832:19\n5262 rules/rise_of_totalitarianism/rules.yaml:1534:7\n5263 rules/rise_of_totalitarianism/rules.yaml:1535:11\n5264 rules/rise_of_totalitarianism/rules.yaml:1536:7\n5265 rules/rise_of_totalitarianism/rules.yaml:1537:7\n5273 rules/rise_of_totalitarianism/rules.yaml:1538:11\n5286 rules/rise_of_totalitarianism/rules.yaml:1540:15\n5289 rules/rise_of_totalitarianism/rules.yaml:1541:7\n5290 rules/rise_of_totalitarianism/rules.yaml:1542:11\n5291 rules/rise_of_totalitarianism/rules.yaml:1543:15\n5298 rules/rise_of_totalitarianism/rules.yaml:1544:15\n5321 rules/rise_of_totalitarianism/rules.yaml:1720:7\n5329 rules/rise_of_totalitarianism/rules.yaml:1721:11\n5342 rules/rise_of_totalitarianism/rules.yaml:1722:11\n5343 rules/rise_of_totalitarianism/rules.yaml:1723:15\n5345 rules/rise_of_totalitarianism/rules.yaml:1724:15\n5348 rules/rise_of_totalitarianism/rules.yaml:1725:15\n5351 rules/rise_of_totalitarianism/rules.yaml:1726:7\n5352 rules/rise_of_totalitarianism/rules.yaml:1727:11\n5368 rules/rise_of_totalitarianism/rules.yaml:1728:15\n5369 rules/rise_of_totalitarianism/rules.yaml:1729:15\n5370 rules/rise_of_totalitarianism/rules.yaml:1730:15\n5371 rules/rise_of_totalitarianism/rules.yaml:1731:19\n5372 rules/rise_of_totalitarianism/rules.yaml:1732:23\n5374 rules/rise_of_totalitarianism/rules.yaml:1734:23\n5375 rules/rise_of_totalitarianism/rules.yaml:1735:15\n5376 rules/rise_of_totalitarianism/rules.yaml:1736:15\n5380 rules/rise_of_totalitarianism/rules.yaml:1737:15\n5382 rules/rise_of_totalitarianism/rules.yaml:1739:15\n5401 rules/rise_of_totalitarianism/rules.yaml:1571:7\n5404 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5405 rules/rise_of_totalitarianism/rules.yaml:1580:15\n5407 rules/rise_of_totalitarianism/rules.yaml:1581:15\n5409 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5412 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5413 rules/rise_of_totalitarianism/rules.yaml:1585:15\n5416 rules/rise_of_totalitarianism/rules.yaml:1587:15\n5417 rules/rise_of_totalitarianism/rules.yaml:1588:19\n5426 rules/rise_of_totalitarianism/rules.yaml:1589:19\n5436 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5437 rules/rise_of_totalitarianism/rules.yaml:1592:19\n5446 rules/rise_of_totalitarianism/rules.yaml:1593:19\n5458 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5461 rules/rise_of_totalitarianism/rules.yaml:1573:15\n5462 rules/rise_of_totalitarianism/rules.yaml:1574:15\n5476 rules/rise_of_totalitarianism/rules.yaml:1575:19\n5496 rules/rise_of_totalitarianism/rules.yaml:1576:19\n5503 rules/rise_of_totalitarianism/rules.yaml:1577:19\n5507 rules/rise_of_totalitarianism/rules.yaml:1595:15\n5521 rules/rise_of_totalitarianism/rules.yaml:1596:19\n5548 rules/rise_of_totalitarianism/rules.yaml:1294:7\n5549 rules/rise_of_totalitarianism/rules.yaml:1295:7\n5550 rules/rise_of_totalitarianism/rules.yaml:1296:11\n5551 rules/rise_of_totalitarianism/rules.yaml:1297:15\n5555 rules/rise_of_totalitarianism/rules.yaml:1298:11\n5556 rules/rise_of_totalitarianism/rules.yaml:1299:7\n5567 rules/rise_of_totalitarianism/rules.yaml:1300:11\n5568 rules/rise_of_totalitarianism/rules.yaml:1301:11\n5585 rules/rise_of_totalitarianism/rules.yaml:1302:11\n5586 rules/rise_of_totalitarianism/rules.yaml:1303:11\n5597 rules/rise_of_totalitarianism/rules.yaml:1304:11\n5598 rules/rise_of_totalitarianism/rules.yaml:1305:15\n5601 rules/rise_of_totalitarianism/rules.yaml:1306:15\n5602 rules/rise_of_totalitarianism/rules.yaml:1307:15\n5608 rules/rise_of_totalitarianism/rules.yaml:1309:15\n5609 rules/rise_of_totalitarianism/rules.yaml:1310:15\n5610 rules/rise_of_totalitarianism/rules.yaml:1311:19\n5615 rules/rise_of_totalitarianism/rules.yaml:1312:19\n5623 rules/rise_of_totalitarianism/rules.yaml:1313:15\n5629 rules/rise_of_totalitarianism/rules.yaml:1314:19\n5650 rules/rise_of_totalitarianism/rules.yaml:1315:23\n5655 rules/rise_of_totalitarianism/rules.yaml:1316:7\n5656 rules/rise_of_totalitarianism/rules.yaml:1317:11\n5671 rules/rise_of_totalitarianism/rules.yaml:1608:7\n5681 rules/rise_of_totalitarianism/rules.yaml:1609:7\n5689 rules/rise_of_totalitarianism/rules.yaml:1610:11\n5695 rules/rise_of_totalitarianism/rules.yaml:1611:11\n5703 rules/rise_of_totalitarianism/rules.yaml:1612:15\n5725 rules/rise_of_totalitarianism/rules.yaml:1613:15\n5727 rules/rise_of_totalitarianism/rules.yaml:1614:15\n5728 rules/rise_of_totalitarianism/rules.yaml:1615:15\n5729 rules/rise_of_totalitarianism/rules.yaml:1616:15\n5730 rules/rise_of_totalitarianism/rules.yaml:1617:15\n5753 rules/rise_of_totalitarianism/rules.yaml:1618:15\n5755 rules/rise_of_totalitarianism/rules.yaml:1619:15\n5756 rules/rise_of_totalitarianism/rules.yaml:1620:15\n5757 rules/rise_of_totalitarianism/rules.yaml:1621:15\n5783 rules/rise_of_totalitarianism/rules.yaml:736:7\n5784 rules/rise_of_totalitarianism/rules.yaml:737:7\n5789 rules/rise_of_totalitarianism/rules.yaml:738:11\n5796 rules/rise_of_totalitarianism/rules.yaml:739:11\n5811 rules/rise_of_totalitarianism/rules.yaml:740:7\n5812 rules/rise_of_totalitarianism/rules.yaml:741:11\n5813 rules/rise_of_totalitarianism/rules.yaml:742:7\n5824 rules/rise_of_totalitarianism/rules.yaml:743:11\n5829 rules/rise_of_totalitarianism/rules.yaml:744:11\n5842 rules/rise_of_totalitarianism/rules.yaml:745:11\n5846 rules/rise_of_totalitarianism/rules.yaml:746:7\n5847 rules/rise_of_totalitarianism/rules.yaml:747:7\n5848 rules/rise_of_totalitarianism/rules.yaml:748:11\n5856 rules/rise_of_totalitarianism/rules.yaml:749:7\n5857 rules/rise_of_totalitarianism/rules.yaml:750:7\n5871 rules/rise_of_totalitarianism/rules.yaml:791:7\n5872 rules/rise_of_totalitarianism/rules.yaml:792:7\n5883 rules/rise_of_totalitarianism/rules.yaml:793:11\n5891 rules/rise_of_totalitarianism/rules.yaml:794:7\n5892 rules/rise_of_totalitarianism/rules.yaml:795:11\n5895 rules/rise_of_totalitarianism/rules.yaml:796:11\n5897 rules/rise_of_totalitarianism/rules.yaml:798:11\n5909 rules/rise_of_totalitarianism/rules.yaml:1514:7\n5910 rules/rise_of_totalitarianism/rules.yaml:1515:11\n5911 rules/rise_of_totalitarianism/rules.yaml:1516:11\n5912 rules/rise_of_totalitarianism/rules.yaml:1517:11\n5913 rules/rise_of_totalitarianism/rules.yaml:1518:7\n5914 rules/rise_of_totalitarianism/rules.yaml:1519:11\n5919 rules/rise_of_totalitarianism/rules.yaml:1521:11\n5920 rules/rise_of_totalitarianism/rules.yaml:1522:11\n5921 rules/rise_of_totalitarianism/rules.yaml:1523:11\n5922 rules/rise_of_totalitarianism/rules.yaml:1524:11\n5925 rules/rise_of_totalitarianism/rules.yaml:1528:15\n5926 rules/rise_of_totalitarianism/rules.yaml:1529:15\n5929 rules/rise_of_totalitarianism/rules.yaml:1525:15\n5930 rules/rise_of_totalitarianism/rules.yaml:1526:15\n5949 rules/rise_of_totalitarianism/rules.yaml:952:7\n5950 rules/rise_of_totalitarianism/rules.yaml:953:11\n5955 rules/rise_of_totalitarianism/rules.yaml:955:11\n5956 rules/rise_of_totalitarianism/rules.yaml:956:11\n5957 rules/rise_of_totalitarianism/rules.yaml:957:11\n5958 rules/rise_of_totalitarianism/rules.yaml:958:11\n5959 rules/rise_of_totalitarianism/rules.yaml:959:11\n5960 rules/rise_of_totalitarianism/rules.yaml:960:15\n5965 rules/rise_of_totalitarianism/rules.yaml:961:15\n5973 rules/rise_of_totalitarianism/rules.yaml:962:11\n5974 rules/rise_of_totalitarianism/rules.yaml:963:15\n5979 rules/rise_of_totalitarianism/rules.yaml:964:15\n5987 rules/rise_of_totalitarianism/rules.yaml:965:11\n5992 rules/rise_of_totalitarianism/rules.yaml:966:15\n5993 rules/rise_of_totalitarianism/rules.yaml:967:15\n6013 rules/rise_of_totalitarianism/rules.yaml:968:15\n6039 rules/rise_of_totalitarianism/rules.yaml:1817:7\n6040 rules/rise_of_totalitarianism/rules.yaml:1818:7\n6041 rules/rise_of_totalitarianism/rules.yaml:1819:7\n6042 rules/rise_of_totalitarianism/rules.yaml:1820:11\n6050 rules/rise_of_totalitarianism/rules.yaml:1822:11\n6056 rules/rise_of_totalitarianism/rules.yaml:1823:11\n6057 rules/rise_of_totalitarianism/rules.yaml:1824:15\n6058 rules/rise_of_totalitarianism/rules.yaml:1825:15\n6059 rules/rise_of_totalitarianism/rules.yaml:1826:15\n6060 rules/rise_of_totalitarianism/rules.yaml:1827:11\n6061 rules/rise_of_totalitarianism/rules.yaml:1828:11\n6062 rules/rise_of_totalitarianism/rules.yaml:1829:11\n6074 rules/rise_of_totalitarianism/rules.yaml:1417:7\n6082 rules/rise_of_totalitarianism/rules.yaml:1418:11\n6088 rules/rise_of_totalitarianism/rules.yaml:1419:7\n6094 rules/rise_of_totalitarianism/rules.yaml:1420:7\n6099 rules/rise_of_totalitarianism/rules.yaml:1421:11\n6105 rules/rise_of_totalitarianism/rules.yaml:1422:11\n6124 rules/rise_of_totalitarianism/rules.yaml:1086:7\n6128 rules/rise_of_totalitarianism/rules.yaml:1087:7\n6129 rules/rise_of_totalitarianism/rules.yaml:1088:7\n6137 rules/rise_of_totalitarianism/rules.yaml:1089:11\n6152 rules/rise_of_totalitarianism/rules.yaml:1090:7\n6153 rules/rise_of_totalitarianism/rules.yaml:1091:7\n6169 rules/rise_of_totalitarianism/rules.yaml:2019:7\n6186 rules/rise_of_totalitarianism/rules.yaml:2020:7\n6187 rules/rise_of_totalitarianism/rules.yaml:2021:7\n6188 rules/rise_of_totalitarianism/rules.yaml:2022:7\n6191 rules/rise_of_totalitarianism/rules.yaml:2023:11\n6192 rules/rise_of_totalitarianism/rules.yaml:2024:11\n6194 rules/rise_of_totalitarianism/rules.yaml:2025:11\n6195 rules/rise_of_totalitarianism/rules.yaml:2026:11\n6196 rules/rise_of_totalitarianism/rules.yaml:2027:11\n6197 rules/rise_of_totalitarianism/rules.yaml:2028:11\n6199 rules/rise_of_totalitarianism/rules.yaml:2030:11\n6200 rules/rise_of_totalitarianism/rules.yaml:2031:11\n6202 rules/rise_of_totalitarianism/rules.yaml:2032:11\n6203 rules/rise_of_totalitarianism/rules.yaml:2033:11\n6204 rules/rise_of_totalitarianism/rules.yaml:2034:11\n6205 rules/rise_of_totalitarianism/rules.yaml:2035:11\n6206 rules/rise_of_totalitarianism/rules.yaml:2036:11\n6208 rules/rise_of_totalitarianism/rules.yaml:2038:11\n6220 rules/rise_of_totalitarianism/rules.yaml:807:7\n6224 rules/rise_of_totalitarianism/rules.yaml:808:11\n6225 rules/rise_of_totalitarianism/rules.yaml:809:7\n6226 rules/rise_of_totalitarianism/rules.yaml:810:7\n6249 rules/rise_of_totalitarianism/rules.yaml:811:11\n6259 rules/rise_of_totalitarianism/rules.yaml:812:7\n6260 rules/rise_of_totalitarianism/rules.yaml:813:11\n6261 rules/rise_of_totalitarianism/rules.yaml:814:11\n6269 rules/rise_of_totalitarianism/rules.yaml:816:11\n6282 rules/rise_of_totalitarianism/rules.yaml:817:11\n6283 rules/rise_of_totalitarianism/rules.yaml:818:11\n6284 rules/rise_of_totalitarianism/rules.yaml:819:11\n6299 rules/rise_of_totalitarianism/rules.yaml:1108:7\n6300 rules/rise_of_totalitarianism/rules.yaml:1109:11\n6301 rules/rise_of_totalitarianism/rules.yaml:1110:11\n6302 rules/rise_of_totalitarianism/rules.yaml:1111:15\n6307 rules/rise_of_totalitarianism/rules.yaml:1112:15\n6322 rules/rise_of_totalitarianism/rules.yaml:1114:11\n6323 rules/rise_of_totalitarianism/rules.yaml:1115:11\n6328 rules/rise_of_totalitarianism/rules.yaml:1116:11\n6347 rules/rise_of_totalitarianism/rules.yaml:1118:11\n6355 rules/rise_of_totalitarianism/rules.yaml:1119:11\n6356 rules/rise_of_totalitarianism/rules.yaml:1120:11\n6377 rules/rise_of_totalitarianism/rules.yaml:1690:7\n6378 rules/rise_of_totalitarianism/rules.yaml:1691:7\n6379 rules/rise_of_totalitarianism/rules.yaml:1692:7\n6387 rules/rise_of_totalitarianism/rules.yaml:1693:11\n6395 rules/rise_of_totalitarianism/rules.yaml:1694:7\n6396 rules/rise_of_totalitarianism/rules.yaml:1695:11\n6398 rules/rise_of_totalitarianism/rules.yaml:1696:11\n6401 rules/rise_of_totalitarianism/rules.yaml:1697:11\n6408 rules/rise_of_totalitarianism/rules.yaml:1699:11\n6409 rules/rise_of_totalitarianism/rules.yaml:1700:11\n6410 rules/rise_of_totalitarianism/rules.yaml:1701:11\n6411 rules/rise_of_totalitarianism/rules.yaml:1702:11\n6412 rules/rise_of_totalitarianism/rules.yaml:1703:15\n6413 rules/rise_of_totalitarianism/rules.yaml:1704:19\n6414 rules/rise_of_totalitarianism/rules.yaml:1705:15\n6415 rules/rise_of_totalitarianism/rules.yaml:1706:11\n6416 rules/rise_of_totalitarianism/rules.yaml:1707:11\n6418 rules/rise_of_totalitarianism/rules.yaml:1708:11\n6419 rules/rise_of_totalitarianism/rules.yaml:1709:11\n6424 rules/rise_of_totalitarianism/rules.yaml:1710:15\n6449 rules/rise_of_totalitarianism/rules.yaml:2047:7\n6458 rules/rise_of_totalitarianism/rules.yaml:2048:7\n6477 rules/rise_of_totalitarianism/rules.yaml:2049:11\n6483 rules/rise_of_totalitarianism/rules.yaml:2050:11\n6484 rules/rise_of_totalitarianism/rules.yaml:2051:15\n6485 rules/rise_of_totalitarianism/rules.yaml:2052:15\n6486 rules/rise_of_totalitarianism/rules.yaml:2053:19\n6487 rules/rise_of_totalitarianism/rules.yaml:2054:23\n6488 rules/rise_of_totalitarianism/rules.yaml:2055:27\n6489 rules/rise_of_totalitarianism/rules.yaml:2056:27\n6490 rules/rise_of_totalitarianism/rules.yaml:2057:15\n6491 rules/rise_of_totalitarianism/rules.yaml:2058:15\n6514 rules/rise_of_totalitarianism/rules.yaml:1353:7\n6525 rules/rise_of_totalitarianism/rules.yaml:1354:11\n6543 rules/rise_of_totalitarianism/rules.yaml:1355:11\n6549 rules/rise_of_totalitarianism/rules.yaml:1356:15\n6550 rules/rise_of_totalitarianism/rules.yaml:1357:15\n6551 rules/rise_of_totalitarianism/rules.yaml:1358:15\n6568 rules/rise_of_totalitarianism/rules.yaml:1359:15\n6569 rules/rise_of_totalitarianism/rules.yaml:1360:15\n6586 rules/rise_of_totalitarianism/rules.yaml:1361:15\n6587 rules/rise_of_totalitarianism/rules.yaml:1362:15\n6588 rules/rise_of_totalitarianism/rules.yaml:1363:19\n6589 rules/rise_of_totalitarianism/rules.yaml:1364:19\n6590 rules/rise_of_totalitarianism/rules.yaml:1365:23\n6591 rules/rise_of_totalitarianism/rules.yaml:1366:19\n6592 rules/rise_of_totalitarianism/rules.yaml:1367:23\n6593 rules/rise_of_totalitarianism/rules.yaml:1368:23\n6594 rules/rise_of_totalitarianism/rules.yaml:1369:23\n6596 rules/rise_of_totalitarianism/rules.yaml:1371:23\n6627 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6632 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6634 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6635 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6636 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6637 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6638 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6639 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6652 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6653 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6678 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6684 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6690 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6691 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6711 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6747 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6748 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6754 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6755 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6775 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6805 rules/rise_of_totalitarianism/rules.yaml:1376:7\n6819 rules/rise_of_totalitarianism/rules.yaml:1377:11\n6825 rules/rise_of_totalitarianism/rules.yaml:1378:11\n6831 rules/rise_of_totalitarianism/rules.yaml:1379:15\n6832 rules/rise_of_totalitarianism/rules.yaml:1380:15\n6852 rules/rise_of_totalitarianism/rules.yaml:1381:15\n6853 rules/rise_of_totalitarianism/rules.yaml:1382:15\n6859 rules/rise_of_totalitarianism/rules.yaml:1383:15\n6860 rules/rise_of_totalitarianism/rules.yaml:1384:15\n6861 rules/rise_of_totalitarianism/rules.yaml:1385:19\n6867 rules/rise_of_totalitarianism/rules.yaml:1386:19\n6873 rules/rise_of_totalitarianism/rules.yaml:1388:19\n6874 rules/rise_of_totalitarianism/rules.yaml:1389:19\n6875 rules/rise_of_totalitarianism/rules.yaml:1390:23\n6881 rules/rise_of_totalitarianism/rules.yaml:1392:23\n6882 rules/rise_of_totalitarianism/rules.yaml:1393:23\n6885 rules/rise_of_totalitarianism/rules.yaml:1394:27\n6890 rules/rise_of_totalitarianism/rules.yaml:1395:23\n6891 rules/rise_of_totalitarianism/rules.yaml:1396:23\n6892 rules/rise_of_totalitarianism/rules.yaml:1397:23\n6893 rules/rise_of_totalitarianism/rules.yaml:1398:27\n6894 rules/rise_of_totalitarianism/rules.yaml:1399:23\n6895 rules/rise_of_totalitarianism/rules.yaml:1400:23\n6896 rules/rise_of_totalitarianism/rules.yaml:1401:23\n6897 rules/rise_of_totalitarianism/rules.yaml:1402:27\n6898 rules/rise_of_totalitarianism/rules.yaml:1403:27\n6903 rules/rise_of_totalitarianism/rules.yaml:1404:27\n6906 rules/rise_of_totalitarianism/rules.yaml:1405:27\n6907 rules/rise_of_totalitarianism/rules.yaml:1406:27\n6908 rules/rise_of_totalitarianism/rules.yaml:1407:27\n6909 rules/rise_of_totalitarianism/rules.yaml:1408:27\n6910 rules/rise_of_totalitarianism/rules.yaml:1409:31\n6914 rules/rise_of_totalitarianism/rules.yaml:1410:27\n6918 rules/rise_of_totalitarianism/rules.yaml:1411:27\n6919 rules/rise_of_totalitarianism/rules.yaml:1412:23\n6976 rules/rise_of_totalitarianism/rules.yaml:1427:7\n6987 rules/rise_of_totalitarianism/rules.yaml:1428:11\n6992 rules/rise_of_totalitarianism/rules.yaml:1429:15\n6993 rules/rise_of_totalitarianism/rules.yaml:1430:19\n6995 rules/rise_of_totalitarianism/rules.yaml:1431:15\n6996 rules/rise_of_totalitarianism/rules.yaml:1432:15\n6997 rules/rise_of_totalitarianism/rules.yaml:1433:15\n7004 rules/rise_of_totalitarianism/rules.yaml:1434:15\n7005 rules/rise_of_totalitarianism/rules.yaml:1435:19\n7021 rules/rise_of_totalitarianism/rules.yaml:1436:23\n7024 rules/rise_of_totalitarianism/rules.yaml:1437:23\n7047 rules/rise_of_totalitarianism/rules.yaml:1438:15\n7048 rules/rise_of_totalitarianism/rules.yaml:1439:15\n7049 rules/rise_of_totalitarianism/rules.yaml:1440:19\n7052 rules/rise_of_totalitarianism/rules.yaml:1441:19\n7054 rules/rise_of_totalitarianism/rules.yaml:1442:19\n7055 rules/rise_of_totalitarianism/rules.yaml:1443:19\n7060 rules/rise_of_totalitarianism/rules.yaml:1444:23\n7063 rules/rise_of_totalitarianism/rules.yaml:1445:23\n7064 rules/rise_of_totalitarianism/rules.yaml:1446:19\n7065 rules/rise_of_totalitarianism/rules.yaml:1447:15\n7070 rules/rise_of_totalitarianism/rules.yaml:1448:15\n7075 rules/rise_of_totalitarianism/rules.yaml:1449:15\n7076 rules/rise_of_totalitarianism/rules.yaml:1450:15\n7086 rules/rise_of_totalitarianism/rules.yaml:1451:15\n7092 rules/rise_of_totalitarianism/rules.yaml:1452:19\n7095 rules/rise_of_totalitarianism/rules.yaml:1453:11\n7124 rules/rise_of_totalitarianism/rules.yaml:1758:7\n7125 rules/rise_of_totalitarianism/rules.yaml:1759:7\n7126 rules/rise_of_totalitarianism/rules.yaml:1760:7\n7134 rules/rise_of_totalitarianism/rules.yaml:1761:11\n7147 rules/rise_of_totalitarianism/rules.yaml:1762:11\n7148 rules/rise_of_totalitarianism/rules.yaml:1763:15\n7149 rules/rise_of_totalitarianism/rules.yaml:1764:15\n7152 rules/rise_of_totalitarianism/rules.yaml:1765:7\n7164 rules/rise_of_totalitarianism/rules.yaml:1766:7\n7170 rules/rise_of_totalitarianism/rules.yaml:1767:7\n7178 rules/rise_of_totalitarianism/rules.yaml:1768:11\n7186 rules/rise_of_totalitarianism/rules.yaml:1769:11\n7191 rules/rise_of_totalitarianism/rules.yaml:1770:15\n7192 rules/rise_of_totalitarianism/rules.yaml:1771:15\n7217 rules/rise_of_totalitarianism/rules.yaml:1002:7\n7218 rules/rise_of_totalitarianism/rules.yaml:1003:7\n7232 rules/rise_of_totalitarianism/rules.yaml:1004:11\n7242 rules/rise_of_totalitarianism/rules.yaml:1005:11\n7243 rules/rise_of_totalitarianism/rules.yaml:1006:15\n7252 rules/rise_of_totalitarianism/rules.yaml:1008:15\n7265 rules/rise_of_totalitarianism/rules.yaml:1009:15\n7266 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7275 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7288 rules/rise_of_totalitarianism/rules.yaml:1013:19\n7292 rules/rise_of_totalitarianism/rules.yaml:1014:19\n7294 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7295 rules/rise_of_totalitarianism/rules.yaml:1016:19\n7296 rules/rise_of_totalitarianism/rules.yaml:1017:19\n7297 rules/rise_of_totalitarianism/rules.yaml:1018:19\n7320 rules/rise_of_totalitarianism/rules.yaml:1019:19\n7322 rules/rise_of_totalitarianism/rules.yaml:1020:19\n7323 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7328 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7336 rules/rise_of_totalitarianism/rules.yaml:1023:23\n7350 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7352 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7354 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7355 rules/rise_of_totalitarianism/rules.yaml:1027:19\n7356 rules/rise_of_totalitarianism/rules.yaml:1028:19\n7361 rules/rise_of_totalitarianism/rules.yaml:1029:7\n7390 rules/rise_of_totalitarianism/rules.yaml:969:3\n7396 rules/rise_of_totalitarianism/rules.yaml:2160:14\n7424 rules/rise_of_totalitarianism/rules.yaml:973:7\n7425 rules/rise_of_totalitarianism/rules.yaml:974:11\n7426 rules/rise_of_totalitarianism/rules.yaml:975:7\n7431 rules/rise_of_totalitarianism/rules.yaml:976:7\n7453 rules/rise_of_totalitarianism/rules.yaml:978:11\n7454 rules/rise_of_totalitarianism/rules.yaml:979:7\n7461 rules/rise_of_totalitarianism/rules.yaml:980:7\n7462 rules/rise_of_totalitarianism/rules.yaml:981:11\n7463 rules/rise_of_totalitarianism/rules.yaml:982:15\n7471 rules/rise_of_totalitarianism/rules.yaml:984:15\n7478 rules/rise_of_totalitarianism/rules.yaml:985:11\n7479 rules/rise_of_totalitarianism/rules.yaml:986:7\n7493 rules/rise_of_totalitarianism/rules.yaml:987:11\n7499 rules/rise_of_totalitarianism/rules.yaml:988:15\n7504 rules/rise_of_totalitarianism/rules.yaml:989:7\n7511 rules/rise_of_totalitarianism/rules.yaml:990:7\n7512 rules/rise_of_totalitarianism/rules.yaml:991:11\n7521 rules/rise_of_totalitarianism/rules.yaml:992:11\n7522 rules/rise_of_totalitarianism/rules.yaml:993:15\n7523 rules/rise_of_totalitarianism/rules.yaml:994:11\n7525 rules/rise_of_totalitarianism/rules.yaml:995:11\n7526 rules/rise_of_totalitarianism/rules.yaml:996:11\n7537 rules/rise_of_totalitarianism/rules.yaml:1560:7\n7538 rules/rise_of_totalitarianism/rules.yaml:1561:11\n7539 rules/rise_of_totalitarianism/rules.yaml:1562:11\n7540 rules/rise_of_totalitarianism/rules.yaml:1563:7\n7547 rules/rise_of_totalitarianism/rules.yaml:1564:7\n7548 rules/rise_of_totalitarianism/rules.yaml:1565:11\n7563 rules/rise_of_totalitarianism/rules.yaml:878:7\n7564 rules/rise_of_totalitarianism/rules.yaml:879:7\n7565 rules/rise_of_totalitarianism/rules.yaml:880:7\n7566 rules/rise_of_totalitarianism/rules.yaml:881:7\n7574 rules/rise_of_totalitarianism/rules.yaml:882:11\n7580 rules/rise_of_totalitarianism/rules.yaml:883:11\n7581 rules/rise_of_totalitarianism/rules.yaml:884:15\n7582 rules/rise_of_totalitarianism/rules.yaml:885:15\n7583 rules/rise_of_totalitarianism/rules.yaml:886:15\n7584 rules/rise_of_totalitarianism/rules.yaml:887:15\n7587 rules/rise_of_totalitarianism/rules.yaml:888:7\n7609 rules/rise_of_totalitarianism/rules.yaml:1841:7\n7610 rules/rise_of_totalitarianism/rules.yaml:1842:7\n7611 rules/rise_of_totalitarianism/rules.yaml:1843:7\n7612 rules/rise_of_totalitarianism/rules.yaml:1844:7\n7615 rules/rise_of_totalitarianism/rules.yaml:1845:7\n7616 rules/rise_of_totalitarianism/rules.yaml:1846:7\n7617 rules/rise_of_totalitarianism/rules.yaml:1847:7\n7618 rules/rise_of_totalitarianism/rules.yaml:1848:11\n7619 rules/rise_of_totalitarianism/rules.yaml:1849:11\n7620 rules/rise_of_totalitarianism/rules.yaml:1850:15\n7621 rules/rise_of_totalitarianism/rules.yaml:1851:7\n7622 rules/rise_of_totalitarianism/rules.yaml:1852:7\n7623 rules/rise_of_totalitarianism/rules.yaml:1853:11\n7631 rules/rise_of_totalitarianism/rules.yaml:1855:11\n7637 rules/rise_of_totalitarianism/rules.yaml:1856:11\n7638 rules/rise_of_totalitarianism/rules.yaml:1857:11\n7639 rules/rise_of_totalitarianism/rules.yaml:1858:15\n7640 rules/rise_of_totalitarianism/rules.yaml:1859:19\n7641 rules/rise_of_totalitarianism/rules.yaml:1860:19\n7642 rules/rise_of_totalitarianism/rules.yaml:1861:19\n7643 rules/rise_of_totalitarianism/rules.yaml:1862:23\n7644 rules/rise_of_totalitarianism/rules.yaml:1863:23\n7645 rules/rise_of_totalitarianism/rules.yaml:1864:23\n7647 rules/rise_of_totalitarianism/rules.yaml:1866:19\n7650 rules/rise_of_totalitarianism/rules.yaml:1867:19\n7651 rules/rise_of_totalitarianism/rules.yaml:1868:19\n7652 rules/rise_of_totalitarianism/rules.yaml:1869:23\n7657 rules/rise_of_totalitarianism/rules.yaml:1870:23\n7658 rules/rise_of_totalitarianism/rules.yaml:1871:11\n7659 rules/rise_of_totalitarianism/rules.yaml:1872:11\n7660 rules/rise_of_totalitarianism/rules.yaml:1873:11\n7661 rules/rise_of_totalitarianism/rules.yaml:1874:11\n7668 rules/rise_of_totalitarianism/rules.yaml:1875:15\n7669 rules/rise_of_totalitarianism/rules.yaml:1876:15\n7670 rules/rise_of_totalitarianism/rules.yaml:1877:15\n7671 rules/rise_of_totalitarianism/rules.yaml:1878:15\n7679 rules/rise_of_totalitarianism/rules.yaml:1879:19\n7685 rules/rise_of_totalitarianism/rules.yaml:1880:19\n7686 rules/rise_of_totalitarianism/rules.yaml:1881:19\n7687 rules/rise_of_totalitarianism/rules.yaml:1882:23\n7688 rules/rise_of_totalitarianism/rules.yaml:1883:23\n7689 rules/rise_of_totalitarianism/rules.yaml:1884:23\n7692 rules/rise_of_totalitarianism/rules.yaml:1885:15\n7693 rules/rise_of_totalitarianism/rules.yaml:1886:19\n7694 rules/rise_of_totalitarianism/rules.yaml:1887:19\n7719 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7724 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7726 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7727 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7728 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7729 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7730 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7731 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7744 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7745 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7771 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7777 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7805 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7806 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7827 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7866 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7867 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7873 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7874 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7895 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7910 rules/rise_of_totalitarianism/rules.yaml:1658:7\n7911 rules/rise_of_totalitarianism/rules.yaml:1659:7\n7919 rules/rise_of_totalitarianism/rules.yaml:1660:11\n7925 rules/rise_of_totalitarianism/rules.yaml:1661:11\n7926 rules/rise_of_totalitarianism/rules.yaml:1662:11\n7952 rules/rise_of_totalitarianism/rules.yaml:866:7\n7954 rules/rise_of_totalitarianism/rules.yaml:867:7\n7962 rules/rise_of_totalitarianism/rules.yaml:868:11\n7970 rules/rise_of_totalitarianism/rules.yaml:869:11\n7971 rules/rise_of_totalitarianism/rules.yaml:870:15\n7972 rules/rise_of_totalitarianism/rules.yaml:871:15\n7974 rules/rise_of_totalitarianism/rules.yaml:872:15\n7988 rules/rise_of_totalitarianism/rules.yaml:1140:3\n7995 rules/rise_of_totalitarianism/rules.yaml:2140:14\n8001 rules/rise_of_totalitarianism/rules.yaml:2161:14\n8047 rules/rise_of_totalitarianism/rules.yaml:1145:7\n8048 rules/rise_of_totalitarianism/rules.yaml:1146:7\n8051 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8052 rules/rise_of_totalitarianism/rules.yaml:1148:7\n8053 rules/rise_of_totalitarianism/rules.yaml:1149:7\n8054 rules/rise_of_totalitarianism/rules.yaml:1150:7\n8068 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8076 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8089 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8095 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8102 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8103 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8104 rules/rise_of_totalitarianism/rules.yaml:1157:15\n8109 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8112 rules/rise_of_totalitarianism/rules.yaml:1161:23\n8113 rules/rise_of_totalitarianism/rules.yaml:1162:23\n8114 rules/rise_of_totalitarianism/rules.yaml:1163:23\n8115 rules/rise_of_totalitarianism/rules.yaml:1164:27\n8116 rules/rise_of_totalitarianism/rules.yaml:1165:23\n8119 rules/rise_of_totalitarianism/rules.yaml:1159:23\n8126 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8129 rules/rise_of_totalitarianism/rules.yaml:1168:15\n8145 rules/rise_of_totalitarianism/rules.yaml:1169:15\n8146 rules/rise_of_totalitarianism/rules.yaml:1170:19\n8147 rules/rise_of_totalitarianism/rules.yaml:1171:19\n8155 rules/rise_of_totalitarianism/rules.yaml:1173:19\n8168 rules/rise_of_totalitarianism/rules.yaml:1174:19\n8173 rules/rise_of_totalitarianism/rules.yaml:1175:19\n8180 rules/rise_of_totalitarianism/rules.yaml:1176:19\n8181 rules/rise_of_totalitarianism/rules.yaml:1177:19\n8182 rules/rise_of_totalitarianism/rules.yaml:1178:19\n8187 rules/rise_of_totalitarianism/rules.yaml:1179:23\n8190 rules/rise_of_totalitarianism/rules.yaml:1182:27\n8191 rules/rise_of_totalitarianism/rules.yaml:1183:27\n8192 rules/rise_of_totalitarianism/rules.yaml:1184:31\n8193 rules/rise_of_totalitarianism/rules.yaml:1185:27\n8196 rules/rise_of_totalitarianism/rules.yaml:1180:27\n8200 rules/rise_of_totalitarianism/rules.yaml:1187:11\n8201 rules/rise_of_totalitarianism/rules.yaml:1188:11\n8222 rules/rise_of_totalitarianism/rules.yaml:1189:11\n8223 rules/rise_of_totalitarianism/rules.yaml:1190:11\n8231 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8245 rules/rise_of_totalitarianism/rules.yaml:1192:11\n8246 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8247 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8257 rules/rise_of_totalitarianism/rules.yaml:1196:15\n8269 rules/rise_of_totalitarianism/rules.yaml:1197:15\n8270 rules/rise_of_totalitarianism/rules.yaml:1198:15\n8277 rules/rise_of_totalitarianism/rules.yaml:1199:15\n8278 rules/rise_of_totalitarianism/rules.yaml:1200:15\n8279 rules/rise_of_totalitarianism/rules.yaml:1201:15\n8284 rules/rise_of_totalitarianism/rules.yaml:1202:19\n8294 rules/rise_of_totalitarianism/rules.yaml:1203:19\n8302 rules/rise_of_totalitarianism/rules.yaml:1204:23\n8315 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8327 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8332 rules/rise_of_totalitarianism/rules.yaml:1208:15\n8341 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8342 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8343 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8348 rules/rise_of_totalitarianism/rules.yaml:1212:19\n8349 rules/rise_of_totalitarianism/rules.yaml:1213:19\n8352 rules/rise_of_totalitarianism/rules.yaml:1214:19\n8353 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8367 rules/rise_of_totalitarianism/rules.yaml:1216:23\n8377 rules/rise_of_totalitarianism/rules.yaml:1217:19\n8385 rules/rise_of_totalitarianism/rules.yaml:1218:23\n8395 rules/rise_of_totalitarianism/rules.yaml:1220:11\n8407 rules/rise_of_totalitarianism/rules.yaml:1221:11\n8408 rules/rise_of_totalitarianism/rules.yaml:1222:15\n8409 rules/rise_of_totalitarianism/rules.yaml:1223:15\n8417 rules/rise_of_totalitarianism/rules.yaml:1225:15\n8429 rules/rise_of_totalitarianism/rules.yaml:1226:15\n8430 rules/rise_of_totalitarianism/rules.yaml:1227:15\n8437 rules/rise_of_totalitarianism/rules.yaml:1228:15\n8438 rules/rise_of_totalitarianism/rules.yaml:1229:15\n8439 rules/rise_of_totalitarianism/rules.yaml:1230:15\n8440 rules/rise_of_totalitarianism/rules.yaml:1231:19\n8441 rules/rise_of_totalitarianism/rules.yaml:1232:19\n8442 rules/rise_of_totalitarianism/rules.yaml:1233:19\n8443 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8444 rules/rise_of_totalitarianism/rules.yaml:1235:19\n8447 rules/rise_of_totalitarianism/rules.yaml:1237:11\n8450 rules/rise_of_totalitarianism/rules.yaml:1238:11\n8451 rules/rise_of_totalitarianism/rules.yaml:1239:11\n8456 rules/rise_of_totalitarianism/rules.yaml:1240:15\n8461 rules/rise_of_totalitarianism/rules.yaml:1241:15\n8462 rules/rise_of_totalitarianism/rules.yaml:1242:15\n8463 rules/rise_of_totalitarianism/rules.yaml:1243:15\n8464 rules/rise_of_totalitarianism/rules.yaml:1244:15\n8473 rules/rise_of_totalitarianism/rules.yaml:1245:15\n8474 rules/rise_of_totalitarianism/rules.yaml:1246:15\n8475 rules/rise_of_totalitarianism/rules.yaml:1247:15\n8480 rules/rise_of_totalitarianism/rules.yaml:1248:19\n8481 rules/rise_of_totalitarianism/rules.yaml:1249:19\n8482 rules/rise_of_totalitarianism/rules.yaml:1250:19\n8483 rules/rise_of_totalitarianism/rules.yaml:1251:19\n8484 rules/rise_of_totalitarianism/rules.yaml:1252:19\n8488 rules/rise_of_totalitarianism/rules.yaml:1254:15\n8493 rules/rise_of_totalitarianism/rules.yaml:1255:15\n8510 rules/rise_of_totalitarianism/rules.yaml:1256:15\n8511 rules/rise_of_totalitarianism/rules.yaml:1257:15\n8520 rules/rise_of_totalitarianism/rules.yaml:1258:15\n8521 rules/rise_of_totalitarianism/rules.yaml:1259:15\n8522 rules/rise_of_totalitarianism/rules.yaml:1260:15\n8527 rules/rise_of_totalitarianism/rules.yaml:1261:19\n8542 rules/rise_of_totalitarianism/rules.yaml:1262:19\n8543 rules/rise_of_totalitarianism/rules.yaml:1263:23\n8560 rules/rise_of_totalitarianism/rules.yaml:1264:19\n8568 rules/rise_of_totalitarianism/rules.yaml:1265:23\n8580 rules/rise_of_totalitarianism/rules.yaml:1266:23\n8589 rules/rise_of_totalitarianism/rules.yaml:1267:19\n8590 rules/rise_of_totalitarianism/rules.yaml:1268:23\n8594 rules/rise_of_totalitarianism/rules.yaml:1269:23\n8595 rules/rise_of_totalitarianism/rules.yaml:1270:19\n8600 rules/rise_of_totalitarianism/rules.yaml:1271:23\n8607 rules/rise_of_totalitarianism/rules.yaml:1272:7\n8610 rules/rise_of_totalitarianism/rules.yaml:1278:11\n8613 rules/rise_of_totalitarianism/rules.yaml:1273:11\n8620 rules/rise_of_totalitarianism/rules.yaml:1274:15\n8624 rules/rise_of_totalitarianism/rules.yaml:1276:15\n8634 rules/rise_of_totalitarianism/rules.yaml:1279:7\n8637 rules/rise_of_totalitarianism/rules.yaml:1280:11\n8638 rules/rise_of_totalitarianism/rules.yaml:1281:15\n8640 rules/rise_of_totalitarianism/rules.yaml:1283:15\n8641 rules/rise_of_totalitarianism/rules.yaml:1284:7\n8642 rules/rise_of_totalitarianism/rules.yaml:1285:11\n8643 rules/rise_of_totalitarianism/rules.yaml:1286:15\n8645 rules/rise_of_totalitarianism/rules.yaml:1288:11\n8664 rules/rise_of_totalitarianism/rules.yaml:1053:7\n8665 rules/rise_of_totalitarianism/rules.yaml:1054:11\n8666 rules/rise_of_totalitarianism/rules.yaml:1055:15\n8667 rules/rise_of_totalitarianism/rules.yaml:1056:19\n8668 rules/rise_of_totalitarianism/rules.yaml:1057:15\n8669 rules/rise_of_totalitarianism/rules.yaml:1058:15\n8671 rules/rise_of_totalitarianism/rules.yaml:1059:7\n8678 rules/rise_of_totalitarianism/rules.yaml:1060:7\n8679 rules/rise_of_totalitarianism/rules.yaml:1061:7\n8690 rules/rise_of_totalitarianism/rules.yaml:1062:11\n8691 rules/rise_of_totalitarianism/rules.yaml:1063:11\n8706 rules/rise_of_totalitarianism/rules.yaml:1064:15\n8712 rules/rise_of_totalitarianism/rules.yaml:1065:15\n8718 rules/rise_of_totalitarianism/rules.yaml:1066:19\n8719 rules/rise_of_totalitarianism/rules.yaml:1067:19\n8732 rules/rise_of_totalitarianism/rules.yaml:1068:19\n8759 rules/rise_of_totalitarianism/rules.yaml:1950:7\n8770 rules/rise_of_totalitarianism/rules.yaml:1951:11\n8778 rules/rise_of_totalitarianism/rules.yaml:1952:15\n8794 rules/rise_of_totalitarianism/rules.yaml:1953:15\n8803 rules/rise_of_totalitarianism/rules.yaml:1954:19\n8815 rules/rise_of_totalitarianism/rules.yaml:1955:19\n8816 rules/rise_of_totalitarianism/rules.yaml:1956:19\n8818 rules/rise_of_totalitarianism/rules.yaml:1957:19\n8819 rules/rise_of_totalitarianism/rules.yaml:1958:19\n8820 rules/rise_of_totalitarianism/rules.yaml:1959:19\n8822 rules/rise_of_totalitarianism/rules.yaml:1960:19\n8826 rules/rise_of_totalitarianism/rules.yaml:1961:7\n8827 rules/rise_of_totalitarianism/rules.yaml:1962:11\n8828 rules/rise_of_totalitarianism/rules.yaml:1963:15\n8830 rules/rise_of_totalitarianism/rules.yaml:1964:15\n8839 rules/rise_of_totalitarianism/rules.yaml:1965:7\n8850 rules/rise_of_totalitarianism/rules.yaml:1966:11\n8856 rules/rise_of_totalitarianism/rules.yaml:1967:11\n8865 rules/rise_of_totalitarianism/rules.yaml:1968:15\n8877 rules/rise_of_totalitarianism/rules.yaml:1969:15\n8878 rules/rise_of_totalitarianism/rules.yaml:1970:19\n8879 rules/rise_of_totalitarianism/rules.yaml:1971:19\n8927 rules/rise_of_totalitarianism/rules.yaml:1640:7\n8932 rules/rise_of_totalitarianism/rules.yaml:1641:11\n8933 rules/rise_of_totalitarianism/rules.yaml:1642:11\n8934 rules/rise_of_totalitarianism/rules.yaml:1643:11\n8939 rules/rise_of_totalitarianism/rules.yaml:1644:11\n8947 rules/rise_of_totalitarianism/rules.yaml:1645:15\n8953 rules/rise_of_totalitarianism/rules.yaml:1646:15\n8954 rules/rise_of_totalitarianism/rules.yaml:1647:19\n8957 rules/rise_of_totalitarianism/rules.yaml:1648:19\n8958 rules/rise_of_totalitarianism/rules.yaml:1649:19\n8959 rules/rise_of_totalitarianism/rules.yaml:1650:19\n8983 rules/rise_of_totalitarianism/rules.yaml:1934:7\n8995 rules/rise_of_totalitarianism/rules.yaml:1935:7\n9003 rules/rise_of_totalitarianism/rules.yaml:1936:11\n9009 rules/rise_of_totalitarianism/rules.yaml:1937:11\n9010 rules/rise_of_totalitarianism/rules.yaml:1938:15\n9011 rules/rise_of_totalitarianism/rules.yaml:1939:15\n9012 rules/rise_of_totalitarianism/rules.yaml:1940:15\n9013 rules/rise_of_totalitarianism/rules.yaml:1941:15\n9014 rules/rise_of_totalitarianism/rules.yaml:1942:15\n9016 rules/rise_of_totalitarianism/rules.yaml:1943:15\n9028 rules/rise_of_totalitarianism/flow.yaml:23:3\n9065 rules/rise_of_totalitarianism/flow.yaml:27:7\n9067 rules/rise_of_totalitarianism/flow.yaml:28:7\n9068 rules/rise_of_totalitarianism/flow.yaml:29:7\n9069 rules/rise_of_totalitarianism/flow.yaml:30:7\n9080 rules/rise_of_totalitarianism/flow.yaml:31:11\n9085 rules/rise_of_totalitarianism/flow.yaml:32:11\n9094 rules/rise_of_totalitarianism/flow.yaml:33:15\n9106 rules/rise_of_totalitarianism/flow.yaml:34:15\n9107 rules/rise_of_totalitarianism/flow.yaml:35:19\n9110 rules/rise_of_totalitarianism/flow.yaml:36:19\n9114 rules/rise_of_totalitarianism/flow.yaml:37:7\n9121 rules/rise_of_totalitarianism/flow.yaml:38:7\n9122 rules/rise_of_totalitarianism/flow.yaml:39:11\n9123 rules/rise_of_totalitarianism/flow.yaml:40:15\n9140 rules/rise_of_totalitarianism/flow.yaml:41:15\n9141 rules/rise_of_totalitarianism/flow.yaml:42:11\n9142 rules/rise_of_totalitarianism/flow.yaml:43:7\n9146 rules/rise_of_totalitarianism/flow.yaml:44:7\n9147 rules/rise_of_totalitarianism/flow.yaml:45:11\n9150 rules/rise_of_totalitarianism/flow.yaml:46:11\n9151 rules/rise_of_totalitarianism/flow.yaml:47:7\n9152 rules/rise_of_totalitarianism/flow.yaml:48:11\n9153 rules/rise_of_totalitarianism/flow.yaml:49:7\n9167 rules/rise_of_totalitarianism/flow.yaml:50:11\n9173 rules/rise_of_totalitarianism/flow.yaml:51:11\n9174 rules/rise_of_totalitarianism/flow.yaml:52:15\n9175 rules/rise_of_totalitarianism/flow.yaml:53:15\n9185 rules/rise_of_totalitarianism/flow.yaml:54:15\n9192 rules/rise_of_totalitarianism/flow.yaml:55:15\n9193 rules/rise_of_totalitarianism/flow.yaml:56:15\n9197 rules/rise_of_totalitarianism/flow.yaml:57:7\n9204 rules/rise_of_totalitarianism/flow.yaml:58:7\n9215 rules/rise_of_totalitarianism/flow.yaml:59:11\n9216 rules/rise_of_totalitarianism/flow.yaml:60:11\n9231 rules/rise_of_totalitarianism/flow.yaml:61:15\n9249 rules/rise_of_totalitarianism/flow.yaml:62:15\n9250 rules/rise_of_totalitarianism/flow.yaml:63:19\n9252 rules/rise_of_totalitarianism/flow.yaml:65:19\n9255 rules/rise_of_totalitarianism/flow.yaml:66:19\n9278 rules/rise_of_totalitarianism/flow.yaml:84:3\n9284 rules/rise_of_totalitarianism/flow.yaml:84:3\n9295 rules/rise_of_totalitarianism/flow.yaml:88:7\n9296 rules/rise_of_totalitarianism/flow.yaml:89:11\n9297 rules/rise_of_totalitarianism/flow.yaml:90:15\n9298 rules/rise_of_totalitarianism/flow.yaml:91:7\n9299 rules/rise_of_totalitarianism/flow.yaml:92:7\n9300 rules/rise_of_totalitarianism/flow.yaml:93:7\n9301 rules/rise_of_totalitarianism/flow.yaml:94:7\n9302 rules/rise_of_totalitarianism/flow.yaml:95:7\n9308 rules/rise_of_totalitarianism/flow.yaml:96:7\n9314 rules/rise_of_totalitarianism/flow.yaml:97:7\n9320 rules/rise_of_totalitarianism/flow.yaml:98:7\n9321 rules/rise_of_totalitarianism/flow.yaml:99:7\n9331 rules/rise_of_totalitarianism/flow.yaml:16:3\n9346 rules/rise_of_totalitarianism/flow.yaml:20:7\n9347 rules/rise_of_totalitarianism/flow.yaml:21:7\n9362 rules/rise_of_totalitarianism/flow.yaml:68:3\n9384 rules/rise_of_totalitarianism/flow.yaml:72:7\n9398 rules/rise_of_totalitarianism/flow.yaml:73:11\n9400 rules/rise_of_totalitarianism/flow.yaml:74:11\n9401 rules/rise_of_totalitarianism/flow.yaml:75:11\n9408 rules/rise_of_totalitarianism/flow.yaml:76:11\n9415 rules/rise_of_totalitarianism/flow.yaml:77:11\n9429 rules/rise_of_totalitarianism/flow.yaml:78:15\n9434 rules/rise_of_totalitarianism/flow.yaml:79:11\n9441 rules/rise_of_totalitarianism/flow.yaml:80:11\n9446 rules/rise_of_totalitarianism/flow.yaml:81:7\n9447 rules/rise_of_totalitarianism/flow.yaml:82:11\n9465 rules/rise_of_totalitarianism/rules.yaml:2154:7\n9473 rules/rise_of_totalitarianism/rules.yaml:2155:7\n9476 rules/rise_of_totalitarianism/rules.yaml:2156:7\n9477 rules/rise_of_totalitarianism/rules.yaml:2157:7\n9478 rules/rise_of_totalitarianism/rules.yaml:2158:7\n9494 rules/rise_of_totalitarianism/rules.yaml:2128:7\n9505 rules/rise_of_totalitarianism/rules.yaml:2129:7\n9506 rules/rise_of_totalitarianism/rules.yaml:2130:7\n9507 rules/rise_of_totalitarianism/rules.yaml:2131:11\n9508 rules/rise_of_totalitarianism/rules.yaml:2132:15\n9509 rules/rise_of_totalitarianism/rules.yaml:2133:19\n9510 rules/rise_of_totalitarianism/rules.yaml:2134:19\n9511 rules/rise_of_totalitarianism/rules.yaml:2135:19\n9512 rules/rise_of_totalitarianism/rules.yaml:2136:7\n9513 rules/rise_of_totalitarianism/rules.yaml:2137:7"
+_ORIGINS = "1422 rules/rise_of_totalitarianism/rules.yaml:552:7\n1423 rules/rise_of_totalitarianism/rules.yaml:553:7\n1424 rules/rise_of_totalitarianism/rules.yaml:554:11\n1425 rules/rise_of_totalitarianism/rules.yaml:555:7\n1426 rules/rise_of_totalitarianism/rules.yaml:556:7\n1427 rules/rise_of_totalitarianism/rules.yaml:557:7\n1430 rules/rise_of_totalitarianism/rules.yaml:558:11\n1431 rules/rise_of_totalitarianism/rules.yaml:559:7\n1435 rules/rise_of_totalitarianism/rules.yaml:484:7\n1436 rules/rise_of_totalitarianism/rules.yaml:485:11\n1437 rules/rise_of_totalitarianism/rules.yaml:486:7\n1438 rules/rise_of_totalitarianism/rules.yaml:487:11\n1439 rules/rise_of_totalitarianism/rules.yaml:488:7\n1444 rules/rise_of_totalitarianism/rules.yaml:341:7\n1445 rules/rise_of_totalitarianism/rules.yaml:342:7\n1446 rules/rise_of_totalitarianism/rules.yaml:343:11\n1447 rules/rise_of_totalitarianism/rules.yaml:344:7\n1485 rules/rise_of_totalitarianism/rules.yaml:359:7\n1486 rules/rise_of_totalitarianism/rules.yaml:360:7\n1487 rules/rise_of_totalitarianism/rules.yaml:361:11\n1492 rules/rise_of_totalitarianism/rules.yaml:362:7\n1493 rules/rise_of_totalitarianism/rules.yaml:363:11\n1494 rules/rise_of_totalitarianism/rules.yaml:364:15\n1495 rules/rise_of_totalitarianism/rules.yaml:365:11\n1496 rules/rise_of_totalitarianism/rules.yaml:366:15\n1497 rules/rise_of_totalitarianism/rules.yaml:367:7\n1502 rules/rise_of_totalitarianism/rules.yaml:672:7\n1503 rules/rise_of_totalitarianism/rules.yaml:673:11\n1522 rules/rise_of_totalitarianism/rules.yaml:674:7\n1526 rules/rise_of_totalitarianism/rules.yaml:234:7\n1536 rules/rise_of_totalitarianism/rules.yaml:683:7\n1546 rules/rise_of_totalitarianism/rules.yaml:498:7\n1547 rules/rise_of_totalitarianism/rules.yaml:499:7\n1548 rules/rise_of_totalitarianism/rules.yaml:501:15\n1552 rules/rise_of_totalitarianism/rules.yaml:502:19\n1557 rules/rise_of_totalitarianism/rules.yaml:504:19\n1559 rules/rise_of_totalitarianism/rules.yaml:506:19\n1560 rules/rise_of_totalitarianism/rules.yaml:507:7\n1564 rules/rise_of_totalitarianism/rules.yaml:99:3\n1572 rules/rise_of_totalitarianism/rules.yaml:107:7\n1576 rules/rise_of_totalitarianism/rules.yaml:279:7\n1581 rules/rise_of_totalitarianism/rules.yaml:241:7\n1590 rules/rise_of_totalitarianism/rules.yaml:421:7\n1594 rules/rise_of_totalitarianism/rules.yaml:422:7\n1597 rules/rise_of_totalitarianism/rules.yaml:423:11\n1598 rules/rise_of_totalitarianism/rules.yaml:424:7\n1603 rules/rise_of_totalitarianism/rules.yaml:251:7\n1604 rules/rise_of_totalitarianism/rules.yaml:252:11\n1605 rules/rise_of_totalitarianism/rules.yaml:253:11\n1610 rules/rise_of_totalitarianism/rules.yaml:254:11\n1611 rules/rise_of_totalitarianism/rules.yaml:255:11\n1612 rules/rise_of_totalitarianism/rules.yaml:256:15\n1613 rules/rise_of_totalitarianism/rules.yaml:257:19\n1614 rules/rise_of_totalitarianism/rules.yaml:258:11\n1615 rules/rise_of_totalitarianism/rules.yaml:259:7\n1626 rules/rise_of_totalitarianism/rules.yaml:260:7\n1627 rules/rise_of_totalitarianism/rules.yaml:261:7\n1639 rules/rise_of_totalitarianism/rules.yaml:262:7\n1640 rules/rise_of_totalitarianism/rules.yaml:263:11\n1641 rules/rise_of_totalitarianism/rules.yaml:264:7\n1645 rules/rise_of_totalitarianism/rules.yaml:300:7\n1649 rules/rise_of_totalitarianism/rules.yaml:307:7\n1657 rules/rise_of_totalitarianism/rules.yaml:199:7\n1667 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1672 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1673 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1674 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1678 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1679 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1685 rules/rise_of_totalitarianism/rules.yaml:2172:27\n1691 rules/rise_of_totalitarianism/rules.yaml:2172:49\n1699 rules/rise_of_totalitarianism/rules.yaml:2174:3\n1704 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1705 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1706 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1710 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1711 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1715 rules/rise_of_totalitarianism/rules.yaml:2180:27\n1721 rules/rise_of_totalitarianism/rules.yaml:2180:49\n1729 rules/rise_of_totalitarianism/rules.yaml:609:7\n1737 rules/rise_of_totalitarianism/rules.yaml:610:7\n1738 rules/rise_of_totalitarianism/rules.yaml:611:11\n1752 rules/rise_of_totalitarianism/rules.yaml:612:7\n1757 rules/rise_of_totalitarianism/rules.yaml:139:7\n1758 rules/rise_of_totalitarianism/rules.yaml:140:11\n1759 rules/rise_of_totalitarianism/rules.yaml:141:7\n1760 rules/rise_of_totalitarianism/rules.yaml:142:11\n1761 rules/rise_of_totalitarianism/rules.yaml:143:7\n1768 rules/rise_of_totalitarianism/rules.yaml:173:7\n1779 rules/rise_of_totalitarianism/rules.yaml:654:7\n1780 rules/rise_of_totalitarianism/rules.yaml:655:11\n1781 rules/rise_of_totalitarianism/rules.yaml:656:7\n1782 rules/rise_of_totalitarianism/rules.yaml:657:11\n1783 rules/rise_of_totalitarianism/rules.yaml:658:7\n1788 rules/rise_of_totalitarianism/rules.yaml:166:7\n1814 rules/rise_of_totalitarianism/rules.yaml:639:7\n1818 rules/rise_of_totalitarianism/rules.yaml:409:7\n1822 rules/rise_of_totalitarianism/rules.yaml:525:7\n1838 rules/rise_of_totalitarianism/rules.yaml:526:7\n1850 rules/rise_of_totalitarianism/rules.yaml:621:7\n1857 rules/rise_of_totalitarianism/rules.yaml:273:7\n1864 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1865 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1866 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1867 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1868 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1869 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1870 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1874 rules/rise_of_totalitarianism/rules.yaml:588:7\n1890 rules/rise_of_totalitarianism/rules.yaml:465:7\n1891 rules/rise_of_totalitarianism/rules.yaml:466:11\n1892 rules/rise_of_totalitarianism/rules.yaml:467:7\n1896 rules/rise_of_totalitarianism/rules.yaml:468:11\n1897 rules/rise_of_totalitarianism/rules.yaml:469:7\n1898 rules/rise_of_totalitarianism/rules.yaml:470:11\n1899 rules/rise_of_totalitarianism/rules.yaml:471:7\n1900 rules/rise_of_totalitarianism/rules.yaml:472:11\n1901 rules/rise_of_totalitarianism/rules.yaml:473:7\n1902 rules/rise_of_totalitarianism/rules.yaml:474:11\n1903 rules/rise_of_totalitarianism/rules.yaml:475:7\n1904 rules/rise_of_totalitarianism/rules.yaml:476:11\n1905 rules/rise_of_totalitarianism/rules.yaml:477:7\n1910 rules/rise_of_totalitarianism/rules.yaml:540:7\n1923 rules/rise_of_totalitarianism/rules.yaml:286:7\n1924 rules/rise_of_totalitarianism/rules.yaml:287:11\n1943 rules/rise_of_totalitarianism/rules.yaml:288:7\n1944 rules/rise_of_totalitarianism/rules.yaml:289:11\n1960 rules/rise_of_totalitarianism/rules.yaml:290:7\n1961 rules/rise_of_totalitarianism/rules.yaml:291:11\n1967 rules/rise_of_totalitarianism/rules.yaml:292:11\n1976 rules/rise_of_totalitarianism/rules.yaml:293:7\n1977 rules/rise_of_totalitarianism/rules.yaml:294:11\n1993 rules/rise_of_totalitarianism/rules.yaml:295:7\n1998 rules/rise_of_totalitarianism/rules.yaml:577:7\n2023 rules/rise_of_totalitarianism/rules.yaml:114:7\n2032 rules/rise_of_totalitarianism/rules.yaml:389:7\n2041 rules/rise_of_totalitarianism/rules.yaml:381:7\n2042 rules/rise_of_totalitarianism/rules.yaml:382:7\n2043 rules/rise_of_totalitarianism/rules.yaml:383:11\n2051 rules/rise_of_totalitarianism/rules.yaml:384:7\n2055 rules/rise_of_totalitarianism/rules.yaml:229:7\n2060 rules/rise_of_totalitarianism/rules.yaml:206:7\n2073 rules/rise_of_totalitarianism/rules.yaml:312:7\n2081 rules/rise_of_totalitarianism/rules.yaml:518:7\n2101 rules/rise_of_totalitarianism/rules.yaml:180:7\n2113 rules/rise_of_totalitarianism/rules.yaml:446:7\n2114 rules/rise_of_totalitarianism/rules.yaml:447:11\n2115 rules/rise_of_totalitarianism/rules.yaml:448:7\n2116 rules/rise_of_totalitarianism/rules.yaml:449:7\n2121 rules/rise_of_totalitarianism/rules.yaml:450:7\n2122 rules/rise_of_totalitarianism/rules.yaml:451:7\n2123 rules/rise_of_totalitarianism/rules.yaml:452:11\n2124 rules/rise_of_totalitarianism/rules.yaml:453:15\n2125 rules/rise_of_totalitarianism/rules.yaml:454:7\n2130 rules/rise_of_totalitarianism/rules.yaml:600:7\n2142 rules/rise_of_totalitarianism/rules.yaml:331:7\n2143 rules/rise_of_totalitarianism/rules.yaml:332:7\n2144 rules/rise_of_totalitarianism/rules.yaml:333:11\n2145 rules/rise_of_totalitarianism/rules.yaml:334:7\n2149 rules/rise_of_totalitarianism/rules.yaml:213:7\n2158 rules/rise_of_totalitarianism/rules.yaml:159:7\n2171 rules/rise_of_totalitarianism/rules.yaml:319:7\n2175 rules/rise_of_totalitarianism/rules.yaml:320:7\n2176 rules/rise_of_totalitarianism/rules.yaml:321:11\n2177 rules/rise_of_totalitarianism/rules.yaml:322:7\n2181 rules/rise_of_totalitarianism/rules.yaml:374:7\n2192 rules/rise_of_totalitarianism/rules.yaml:350:7\n2196 rules/rise_of_totalitarianism/rules.yaml:402:7\n2200 rules/rise_of_totalitarianism/rules.yaml:533:7\n2215 rules/rise_of_totalitarianism/rules.yaml:435:7\n2219 rules/rise_of_totalitarianism/rules.yaml:125:7\n2220 rules/rise_of_totalitarianism/rules.yaml:126:11\n2221 rules/rise_of_totalitarianism/rules.yaml:127:7\n2224 rules/rise_of_totalitarianism/rules.yaml:128:11\n2225 rules/rise_of_totalitarianism/rules.yaml:129:7\n2229 rules/rise_of_totalitarianism/rules.yaml:630:7\n2238 rules/rise_of_totalitarianism/rules.yaml:222:7\n2249 rules/rise_of_totalitarianism/rules.yaml:567:7\n2258 rules/rise_of_totalitarianism/rules.yaml:646:7\n2263 rules/rise_of_totalitarianism/rules.yaml:152:7\n2272 rules/rise_of_totalitarianism/rules.yaml:187:7\n2284 rules/rise_of_totalitarianism/rules.yaml:188:7\n2285 rules/rise_of_totalitarianism/rules.yaml:189:7\n2286 rules/rise_of_totalitarianism/rules.yaml:190:7\n2302 rules/rise_of_totalitarianism/rules.yaml:395:7\n2308 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2313 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2321 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2322 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2323 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2324 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2325 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2326 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2332 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2361 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2365 rules/rise_of_totalitarianism/rules.yaml:694:7\n2366 rules/rise_of_totalitarianism/rules.yaml:695:7\n2371 rules/rise_of_totalitarianism/rules.yaml:696:11\n2372 rules/rise_of_totalitarianism/rules.yaml:697:11\n2377 rules/rise_of_totalitarianism/rules.yaml:1458:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1459:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1460:11\n2386 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2387 rules/rise_of_totalitarianism/rules.yaml:1462:11\n2389 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2394 rules/rise_of_totalitarianism/rules.yaml:1464:11\n2402 rules/rise_of_totalitarianism/rules.yaml:1465:11\n2407 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2408 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2409 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2417 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2418 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2419 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2431 rules/rise_of_totalitarianism/rules.yaml:2105:7\n2432 rules/rise_of_totalitarianism/rules.yaml:2106:11\n2433 rules/rise_of_totalitarianism/rules.yaml:2107:11\n2434 rules/rise_of_totalitarianism/rules.yaml:2108:11\n2435 rules/rise_of_totalitarianism/rules.yaml:2109:11\n2441 rules/rise_of_totalitarianism/rules.yaml:1783:7\n2447 rules/rise_of_totalitarianism/rules.yaml:1784:11\n2448 rules/rise_of_totalitarianism/rules.yaml:1785:15\n2451 rules/rise_of_totalitarianism/rules.yaml:1786:11\n2452 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2453 rules/rise_of_totalitarianism/rules.yaml:1788:15\n2454 rules/rise_of_totalitarianism/rules.yaml:1789:15\n2456 rules/rise_of_totalitarianism/rules.yaml:1791:15\n2457 rules/rise_of_totalitarianism/rules.yaml:1792:15\n2458 rules/rise_of_totalitarianism/rules.yaml:1793:7\n2463 rules/rise_of_totalitarianism/rules.yaml:726:7\n2464 rules/rise_of_totalitarianism/rules.yaml:727:11\n2488 rules/rise_of_totalitarianism/rules.yaml:728:11\n2489 rules/rise_of_totalitarianism/rules.yaml:729:11\n2491 rules/rise_of_totalitarianism/rules.yaml:730:11\n2493 rules/rise_of_totalitarianism/rules.yaml:731:11\n2499 rules/rise_of_totalitarianism/rules.yaml:1626:7\n2500 rules/rise_of_totalitarianism/rules.yaml:1627:11\n2502 rules/rise_of_totalitarianism/rules.yaml:1628:7\n2505 rules/rise_of_totalitarianism/rules.yaml:1629:7\n2510 rules/rise_of_totalitarianism/rules.yaml:771:7\n2511 rules/rise_of_totalitarianism/rules.yaml:772:7\n2512 rules/rise_of_totalitarianism/rules.yaml:773:7\n2517 rules/rise_of_totalitarianism/rules.yaml:774:11\n2518 rules/rise_of_totalitarianism/rules.yaml:775:11\n2523 rules/rise_of_totalitarianism/rules.yaml:781:7\n2524 rules/rise_of_totalitarianism/rules.yaml:782:11\n2525 rules/rise_of_totalitarianism/rules.yaml:783:11\n2528 rules/rise_of_totalitarianism/rules.yaml:785:11\n2533 rules/rise_of_totalitarianism/rules.yaml:758:7\n2534 rules/rise_of_totalitarianism/rules.yaml:759:11\n2535 rules/rise_of_totalitarianism/rules.yaml:760:11\n2536 rules/rise_of_totalitarianism/rules.yaml:761:11\n2538 rules/rise_of_totalitarianism/rules.yaml:762:7\n2539 rules/rise_of_totalitarianism/rules.yaml:763:11\n2540 rules/rise_of_totalitarianism/rules.yaml:764:11\n2541 rules/rise_of_totalitarianism/rules.yaml:765:11\n2546 rules/rise_of_totalitarianism/rules.yaml:1324:7\n2547 rules/rise_of_totalitarianism/rules.yaml:1325:11\n2565 rules/rise_of_totalitarianism/rules.yaml:1326:15\n2566 rules/rise_of_totalitarianism/rules.yaml:1327:15\n2571 rules/rise_of_totalitarianism/rules.yaml:1328:15\n2572 rules/rise_of_totalitarianism/rules.yaml:1329:19\n2576 rules/rise_of_totalitarianism/rules.yaml:1330:19\n2579 rules/rise_of_totalitarianism/rules.yaml:1332:19\n2585 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2586 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2587 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2591 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2592 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2598 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2600 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2605 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2606 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2607 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2611 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2612 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2616 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2618 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2622 rules/rise_of_totalitarianism/flow.yaml:102:3\n2626 rules/rise_of_totalitarianism/flow.yaml:106:7\n2627 rules/rise_of_totalitarianism/flow.yaml:107:11\n2631 rules/rise_of_totalitarianism/rules.yaml:717:7\n2632 rules/rise_of_totalitarianism/rules.yaml:718:7\n2633 rules/rise_of_totalitarianism/rules.yaml:719:11\n2638 rules/rise_of_totalitarianism/rules.yaml:720:15\n2639 rules/rise_of_totalitarianism/rules.yaml:721:15\n2643 rules/rise_of_totalitarianism/rules.yaml:689:7\n2648 rules/rise_of_totalitarianism/rules.yaml:1745:7\n2649 rules/rise_of_totalitarianism/rules.yaml:1746:7\n2650 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2651 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2656 rules/rise_of_totalitarianism/rules.yaml:1997:7\n2657 rules/rise_of_totalitarianism/rules.yaml:1998:7\n2659 rules/rise_of_totalitarianism/rules.yaml:1999:7\n2660 rules/rise_of_totalitarianism/rules.yaml:2000:7\n2661 rules/rise_of_totalitarianism/rules.yaml:2001:7\n2662 rules/rise_of_totalitarianism/rules.yaml:2002:7\n2667 rules/rise_of_totalitarianism/rules.yaml:1897:7\n2668 rules/rise_of_totalitarianism/rules.yaml:1898:7\n2670 rules/rise_of_totalitarianism/rules.yaml:1899:7\n2671 rules/rise_of_totalitarianism/rules.yaml:1900:7\n2672 rules/rise_of_totalitarianism/rules.yaml:1901:11\n2673 rules/rise_of_totalitarianism/rules.yaml:1902:11\n2674 rules/rise_of_totalitarianism/rules.yaml:1903:11\n2677 rules/rise_of_totalitarianism/rules.yaml:1905:11\n2678 rules/rise_of_totalitarianism/rules.yaml:1906:11\n2679 rules/rise_of_totalitarianism/rules.yaml:1907:11\n2684 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2686 rules/rise_of_totalitarianism/rules.yaml:1981:7\n2687 rules/rise_of_totalitarianism/rules.yaml:1982:7\n2688 rules/rise_of_totalitarianism/rules.yaml:1983:7\n2689 rules/rise_of_totalitarianism/rules.yaml:1984:7\n2690 rules/rise_of_totalitarianism/rules.yaml:1985:11\n2691 rules/rise_of_totalitarianism/rules.yaml:1986:11\n2692 rules/rise_of_totalitarianism/rules.yaml:1987:11\n2695 rules/rise_of_totalitarianism/rules.yaml:1989:11\n2696 rules/rise_of_totalitarianism/rules.yaml:1990:11\n2697 rules/rise_of_totalitarianism/rules.yaml:1991:11\n2702 rules/rise_of_totalitarianism/rules.yaml:1914:7\n2703 rules/rise_of_totalitarianism/rules.yaml:1915:11\n2704 rules/rise_of_totalitarianism/rules.yaml:1916:11\n2705 rules/rise_of_totalitarianism/rules.yaml:1917:15\n2707 rules/rise_of_totalitarianism/rules.yaml:1918:15\n2709 rules/rise_of_totalitarianism/rules.yaml:1920:15\n2711 rules/rise_of_totalitarianism/rules.yaml:1921:7\n2714 rules/rise_of_totalitarianism/rules.yaml:1922:11\n2716 rules/rise_of_totalitarianism/rules.yaml:1923:11\n2721 rules/rise_of_totalitarianism/rules.yaml:1073:7\n2722 rules/rise_of_totalitarianism/rules.yaml:1074:11\n2723 rules/rise_of_totalitarianism/rules.yaml:1075:15\n2725 rules/rise_of_totalitarianism/rules.yaml:1077:15\n2726 rules/rise_of_totalitarianism/rules.yaml:1078:7\n2728 rules/rise_of_totalitarianism/rules.yaml:1079:7\n2729 rules/rise_of_totalitarianism/rules.yaml:1080:7\n2733 rules/rise_of_totalitarianism/rules.yaml:2007:7\n2734 rules/rise_of_totalitarianism/rules.yaml:2008:11\n2739 rules/rise_of_totalitarianism/rules.yaml:935:7\n2742 rules/rise_of_totalitarianism/rules.yaml:936:7\n2743 rules/rise_of_totalitarianism/rules.yaml:937:11\n2745 rules/rise_of_totalitarianism/rules.yaml:938:7\n2746 rules/rise_of_totalitarianism/rules.yaml:939:11\n2747 rules/rise_of_totalitarianism/rules.yaml:940:11\n2749 rules/rise_of_totalitarianism/rules.yaml:941:11\n2751 rules/rise_of_totalitarianism/rules.yaml:942:7\n2752 rules/rise_of_totalitarianism/rules.yaml:943:11\n2754 rules/rise_of_totalitarianism/rules.yaml:945:11\n2759 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2760 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2761 rules/rise_of_totalitarianism/rules.yaml:1339:15\n2767 rules/rise_of_totalitarianism/rules.yaml:1340:19\n2768 rules/rise_of_totalitarianism/rules.yaml:1341:19\n2769 rules/rise_of_totalitarianism/rules.yaml:1342:19\n2770 rules/rise_of_totalitarianism/rules.yaml:1343:19\n2772 rules/rise_of_totalitarianism/rules.yaml:1344:19\n2773 rules/rise_of_totalitarianism/rules.yaml:1345:19\n2778 rules/rise_of_totalitarianism/rules.yaml:1346:23\n2781 rules/rise_of_totalitarianism/rules.yaml:1347:23\n2782 rules/rise_of_totalitarianism/rules.yaml:1348:19\n2787 rules/rise_of_totalitarianism/rules.yaml:2072:7\n2788 rules/rise_of_totalitarianism/rules.yaml:2073:11\n2789 rules/rise_of_totalitarianism/rules.yaml:2074:15\n2790 rules/rise_of_totalitarianism/rules.yaml:2075:15\n2793 rules/rise_of_totalitarianism/rules.yaml:2077:11\n2794 rules/rise_of_totalitarianism/rules.yaml:2078:11\n2799 rules/rise_of_totalitarianism/rules.yaml:2090:7\n2800 rules/rise_of_totalitarianism/rules.yaml:2091:11\n2801 rules/rise_of_totalitarianism/rules.yaml:2092:15\n2806 rules/rise_of_totalitarianism/rules.yaml:2093:15\n2807 rules/rise_of_totalitarianism/rules.yaml:2094:19\n2809 rules/rise_of_totalitarianism/rules.yaml:2095:19\n2815 rules/rise_of_totalitarianism/rules.yaml:1802:7\n2818 rules/rise_of_totalitarianism/rules.yaml:1803:11\n2820 rules/rise_of_totalitarianism/rules.yaml:1804:11\n2821 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2822 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2823 rules/rise_of_totalitarianism/rules.yaml:1807:7\n2827 rules/rise_of_totalitarianism/flow.yaml:6:3\n2831 rules/rise_of_totalitarianism/flow.yaml:10:7\n2832 rules/rise_of_totalitarianism/flow.yaml:11:11\n2843 rules/rise_of_totalitarianism/flow.yaml:12:7\n2844 rules/rise_of_totalitarianism/flow.yaml:13:7\n2848 rules/rise_of_totalitarianism/rules.yaml:702:7\n2849 rules/rise_of_totalitarianism/rules.yaml:703:7\n2850 rules/rise_of_totalitarianism/rules.yaml:704:7\n2851 rules/rise_of_totalitarianism/rules.yaml:705:11\n2852 rules/rise_of_totalitarianism/rules.yaml:706:15\n2854 rules/rise_of_totalitarianism/rules.yaml:708:15\n2855 rules/rise_of_totalitarianism/rules.yaml:709:7\n2856 rules/rise_of_totalitarianism/rules.yaml:710:7\n2857 rules/rise_of_totalitarianism/rules.yaml:711:11\n2862 rules/rise_of_totalitarianism/rules.yaml:1097:7\n2868 rules/rise_of_totalitarianism/rules.yaml:1098:7\n2872 rules/rise_of_totalitarianism/rules.yaml:1099:11\n2873 rules/rise_of_totalitarianism/rules.yaml:1100:11\n2875 rules/rise_of_totalitarianism/rules.yaml:1101:11\n2878 rules/rise_of_totalitarianism/rules.yaml:1102:11\n2884 rules/rise_of_totalitarianism/rules.yaml:1470:7\n2885 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2886 rules/rise_of_totalitarianism/rules.yaml:1472:11\n2887 rules/rise_of_totalitarianism/rules.yaml:1473:11\n2888 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2889 rules/rise_of_totalitarianism/rules.yaml:1475:15\n2890 rules/rise_of_totalitarianism/rules.yaml:1476:7\n2891 rules/rise_of_totalitarianism/rules.yaml:1477:11\n2892 rules/rise_of_totalitarianism/rules.yaml:1478:15\n2893 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2894 rules/rise_of_totalitarianism/rules.yaml:1480:11\n2895 rules/rise_of_totalitarianism/rules.yaml:1481:11\n2896 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2901 rules/rise_of_totalitarianism/rules.yaml:1487:7\n2902 rules/rise_of_totalitarianism/rules.yaml:1488:7\n2903 rules/rise_of_totalitarianism/rules.yaml:1489:7\n2904 rules/rise_of_totalitarianism/rules.yaml:1490:11\n2905 rules/rise_of_totalitarianism/rules.yaml:1491:11\n2911 rules/rise_of_totalitarianism/rules.yaml:1492:15\n2925 rules/rise_of_totalitarianism/rules.yaml:1493:15\n2926 rules/rise_of_totalitarianism/rules.yaml:1494:15\n2928 rules/rise_of_totalitarianism/rules.yaml:1495:7\n2929 rules/rise_of_totalitarianism/rules.yaml:1496:7\n2930 rules/rise_of_totalitarianism/rules.yaml:1497:7\n2936 rules/rise_of_totalitarianism/rules.yaml:1498:7\n2937 rules/rise_of_totalitarianism/rules.yaml:1499:7\n2938 rules/rise_of_totalitarianism/rules.yaml:1500:7\n2943 rules/rise_of_totalitarianism/rules.yaml:1670:7\n2944 rules/rise_of_totalitarianism/rules.yaml:1671:11\n2949 rules/rise_of_totalitarianism/rules.yaml:1672:11\n2950 rules/rise_of_totalitarianism/rules.yaml:1673:11\n2951 rules/rise_of_totalitarianism/rules.yaml:1674:15\n2954 rules/rise_of_totalitarianism/rules.yaml:1676:15\n2958 rules/rise_of_totalitarianism/rules.yaml:1677:15\n2960 rules/rise_of_totalitarianism/rules.yaml:1678:15\n2962 rules/rise_of_totalitarianism/rules.yaml:1680:11\n2985 rules/rise_of_totalitarianism/rules.yaml:1035:7\n2986 rules/rise_of_totalitarianism/rules.yaml:1036:7\n2991 rules/rise_of_totalitarianism/rules.yaml:1037:11\n3004 rules/rise_of_totalitarianism/rules.yaml:1038:11\n3005 rules/rise_of_totalitarianism/rules.yaml:1039:15\n3007 rules/rise_of_totalitarianism/rules.yaml:1041:15\n3008 rules/rise_of_totalitarianism/rules.yaml:1042:15\n3009 rules/rise_of_totalitarianism/rules.yaml:1043:19\n3011 rules/rise_of_totalitarianism/rules.yaml:1045:19\n3013 rules/rise_of_totalitarianism/rules.yaml:1046:19\n3015 rules/rise_of_totalitarianism/rules.yaml:1047:19\n3020 rules/rise_of_totalitarianism/rules.yaml:894:7\n3021 rules/rise_of_totalitarianism/rules.yaml:896:15\n3022 rules/rise_of_totalitarianism/rules.yaml:897:15\n3024 rules/rise_of_totalitarianism/rules.yaml:899:15\n3025 rules/rise_of_totalitarianism/rules.yaml:900:15\n3026 rules/rise_of_totalitarianism/rules.yaml:901:19\n3029 rules/rise_of_totalitarianism/rules.yaml:904:15\n3030 rules/rise_of_totalitarianism/rules.yaml:906:19\n3033 rules/rise_of_totalitarianism/rules.yaml:909:15\n3035 rules/rise_of_totalitarianism/rules.yaml:911:15\n3036 rules/rise_of_totalitarianism/rules.yaml:912:19\n3037 rules/rise_of_totalitarianism/rules.yaml:913:15\n3039 rules/rise_of_totalitarianism/rules.yaml:916:15\n3040 rules/rise_of_totalitarianism/rules.yaml:918:15\n3041 rules/rise_of_totalitarianism/rules.yaml:919:19\n3042 rules/rise_of_totalitarianism/rules.yaml:920:15\n3043 rules/rise_of_totalitarianism/rules.yaml:921:19\n3044 rules/rise_of_totalitarianism/rules.yaml:922:19\n3046 rules/rise_of_totalitarianism/rules.yaml:923:19\n3049 rules/rise_of_totalitarianism/rules.yaml:925:15\n3050 rules/rise_of_totalitarianism/rules.yaml:927:15\n3051 rules/rise_of_totalitarianism/rules.yaml:928:15\n3052 rules/rise_of_totalitarianism/rules.yaml:929:19\n3057 rules/rise_of_totalitarianism/rules.yaml:1549:7\n3058 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3059 rules/rise_of_totalitarianism/rules.yaml:1551:15\n3066 rules/rise_of_totalitarianism/rules.yaml:1126:7\n3067 rules/rise_of_totalitarianism/rules.yaml:1127:7\n3068 rules/rise_of_totalitarianism/rules.yaml:1128:7\n3073 rules/rise_of_totalitarianism/rules.yaml:1129:11\n3092 rules/rise_of_totalitarianism/rules.yaml:1130:11\n3093 rules/rise_of_totalitarianism/rules.yaml:1131:15\n3095 rules/rise_of_totalitarianism/rules.yaml:1133:15\n3096 rules/rise_of_totalitarianism/rules.yaml:1134:15\n3097 rules/rise_of_totalitarianism/rules.yaml:1135:19\n3099 rules/rise_of_totalitarianism/rules.yaml:1137:19\n3104 rules/rise_of_totalitarianism/rules.yaml:1138:19\n3105 rules/rise_of_totalitarianism/rules.yaml:1139:7\n3111 rules/rise_of_totalitarianism/rules.yaml:825:7\n3112 rules/rise_of_totalitarianism/rules.yaml:827:15\n3113 rules/rise_of_totalitarianism/rules.yaml:828:15\n3118 rules/rise_of_totalitarianism/rules.yaml:829:19\n3124 rules/rise_of_totalitarianism/rules.yaml:830:19\n3125 rules/rise_of_totalitarianism/rules.yaml:831:19\n3126 rules/rise_of_totalitarianism/rules.yaml:832:19\n3128 rules/rise_of_totalitarianism/rules.yaml:834:15\n3129 rules/rise_of_totalitarianism/rules.yaml:835:15\n3131 rules/rise_of_totalitarianism/rules.yaml:836:15\n3134 rules/rise_of_totalitarianism/rules.yaml:839:15\n3136 rules/rise_of_totalitarianism/rules.yaml:842:15\n3137 rules/rise_of_totalitarianism/rules.yaml:843:19\n3143 rules/rise_of_totalitarianism/rules.yaml:846:15\n3144 rules/rise_of_totalitarianism/rules.yaml:847:19\n3150 rules/rise_of_totalitarianism/rules.yaml:850:15\n3154 rules/rise_of_totalitarianism/rules.yaml:851:19\n3155 rules/rise_of_totalitarianism/rules.yaml:852:23\n3160 rules/rise_of_totalitarianism/rules.yaml:857:15\n3165 rules/rise_of_totalitarianism/rules.yaml:1534:7\n3166 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3167 rules/rise_of_totalitarianism/rules.yaml:1536:7\n3168 rules/rise_of_totalitarianism/rules.yaml:1537:7\n3169 rules/rise_of_totalitarianism/rules.yaml:1538:11\n3172 rules/rise_of_totalitarianism/rules.yaml:1540:15\n3173 rules/rise_of_totalitarianism/rules.yaml:1541:7\n3174 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3175 rules/rise_of_totalitarianism/rules.yaml:1543:15\n3188 rules/rise_of_totalitarianism/rules.yaml:1720:7\n3189 rules/rise_of_totalitarianism/rules.yaml:1721:11\n3190 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3191 rules/rise_of_totalitarianism/rules.yaml:1723:15\n3193 rules/rise_of_totalitarianism/rules.yaml:1724:15\n3196 rules/rise_of_totalitarianism/rules.yaml:1726:7\n3197 rules/rise_of_totalitarianism/rules.yaml:1727:11\n3206 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3207 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3208 rules/rise_of_totalitarianism/rules.yaml:1730:15\n3209 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3210 rules/rise_of_totalitarianism/rules.yaml:1732:23\n3212 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3213 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3214 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3222 rules/rise_of_totalitarianism/rules.yaml:1571:7\n3223 rules/rise_of_totalitarianism/rules.yaml:1573:15\n3224 rules/rise_of_totalitarianism/rules.yaml:1574:15\n3229 rules/rise_of_totalitarianism/rules.yaml:1575:19\n3237 rules/rise_of_totalitarianism/rules.yaml:1576:19\n3238 rules/rise_of_totalitarianism/rules.yaml:1577:19\n3240 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3241 rules/rise_of_totalitarianism/rules.yaml:1580:15\n3243 rules/rise_of_totalitarianism/rules.yaml:1581:15\n3246 rules/rise_of_totalitarianism/rules.yaml:1584:15\n3248 rules/rise_of_totalitarianism/rules.yaml:1587:15\n3249 rules/rise_of_totalitarianism/rules.yaml:1588:19\n3259 rules/rise_of_totalitarianism/rules.yaml:1591:15\n3260 rules/rise_of_totalitarianism/rules.yaml:1592:19\n3270 rules/rise_of_totalitarianism/rules.yaml:1595:15\n3271 rules/rise_of_totalitarianism/rules.yaml:1596:19\n3273 rules/rise_of_totalitarianism/rules.yaml:1598:15\n3278 rules/rise_of_totalitarianism/rules.yaml:1294:7\n3279 rules/rise_of_totalitarianism/rules.yaml:1295:7\n3280 rules/rise_of_totalitarianism/rules.yaml:1296:11\n3281 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3283 rules/rise_of_totalitarianism/rules.yaml:1298:11\n3284 rules/rise_of_totalitarianism/rules.yaml:1299:7\n3285 rules/rise_of_totalitarianism/rules.yaml:1300:11\n3286 rules/rise_of_totalitarianism/rules.yaml:1301:11\n3293 rules/rise_of_totalitarianism/rules.yaml:1302:11\n3294 rules/rise_of_totalitarianism/rules.yaml:1303:11\n3299 rules/rise_of_totalitarianism/rules.yaml:1304:11\n3300 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3303 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3305 rules/rise_of_totalitarianism/rules.yaml:1310:15\n3306 rules/rise_of_totalitarianism/rules.yaml:1311:19\n3311 rules/rise_of_totalitarianism/rules.yaml:1313:15\n3312 rules/rise_of_totalitarianism/rules.yaml:1314:19\n3317 rules/rise_of_totalitarianism/rules.yaml:1315:23\n3318 rules/rise_of_totalitarianism/rules.yaml:1316:7\n3319 rules/rise_of_totalitarianism/rules.yaml:1317:11\n3324 rules/rise_of_totalitarianism/rules.yaml:1608:7\n3340 rules/rise_of_totalitarianism/rules.yaml:1609:7\n3341 rules/rise_of_totalitarianism/rules.yaml:1610:11\n3342 rules/rise_of_totalitarianism/rules.yaml:1611:11\n3343 rules/rise_of_totalitarianism/rules.yaml:1612:15\n3354 rules/rise_of_totalitarianism/rules.yaml:1613:15\n3356 rules/rise_of_totalitarianism/rules.yaml:1614:15\n3357 rules/rise_of_totalitarianism/rules.yaml:1615:15\n3358 rules/rise_of_totalitarianism/rules.yaml:1616:15\n3359 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3367 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3369 rules/rise_of_totalitarianism/rules.yaml:1619:15\n3370 rules/rise_of_totalitarianism/rules.yaml:1621:15\n3375 rules/rise_of_totalitarianism/rules.yaml:736:7\n3376 rules/rise_of_totalitarianism/rules.yaml:737:7\n3381 rules/rise_of_totalitarianism/rules.yaml:738:11\n3388 rules/rise_of_totalitarianism/rules.yaml:739:11\n3403 rules/rise_of_totalitarianism/rules.yaml:740:7\n3404 rules/rise_of_totalitarianism/rules.yaml:741:11\n3405 rules/rise_of_totalitarianism/rules.yaml:742:7\n3406 rules/rise_of_totalitarianism/rules.yaml:743:11\n3416 rules/rise_of_totalitarianism/rules.yaml:744:11\n3417 rules/rise_of_totalitarianism/rules.yaml:745:11\n3418 rules/rise_of_totalitarianism/rules.yaml:746:7\n3419 rules/rise_of_totalitarianism/rules.yaml:747:7\n3420 rules/rise_of_totalitarianism/rules.yaml:748:11\n3424 rules/rise_of_totalitarianism/rules.yaml:749:7\n3429 rules/rise_of_totalitarianism/rules.yaml:791:7\n3430 rules/rise_of_totalitarianism/rules.yaml:792:7\n3434 rules/rise_of_totalitarianism/rules.yaml:793:11\n3435 rules/rise_of_totalitarianism/rules.yaml:794:7\n3436 rules/rise_of_totalitarianism/rules.yaml:795:11\n3438 rules/rise_of_totalitarianism/rules.yaml:798:11\n3443 rules/rise_of_totalitarianism/rules.yaml:1514:7\n3444 rules/rise_of_totalitarianism/rules.yaml:1515:11\n3445 rules/rise_of_totalitarianism/rules.yaml:1516:11\n3446 rules/rise_of_totalitarianism/rules.yaml:1518:7\n3449 rules/rise_of_totalitarianism/rules.yaml:1521:11\n3450 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3451 rules/rise_of_totalitarianism/rules.yaml:1523:11\n3452 rules/rise_of_totalitarianism/rules.yaml:1524:11\n3453 rules/rise_of_totalitarianism/rules.yaml:1526:15\n3455 rules/rise_of_totalitarianism/rules.yaml:1528:15\n3460 rules/rise_of_totalitarianism/rules.yaml:952:7\n3463 rules/rise_of_totalitarianism/rules.yaml:955:11\n3464 rules/rise_of_totalitarianism/rules.yaml:956:11\n3465 rules/rise_of_totalitarianism/rules.yaml:957:11\n3466 rules/rise_of_totalitarianism/rules.yaml:959:11\n3467 rules/rise_of_totalitarianism/rules.yaml:960:15\n3472 rules/rise_of_totalitarianism/rules.yaml:962:11\n3473 rules/rise_of_totalitarianism/rules.yaml:963:15\n3478 rules/rise_of_totalitarianism/rules.yaml:965:11\n3479 rules/rise_of_totalitarianism/rules.yaml:966:15\n3480 rules/rise_of_totalitarianism/rules.yaml:967:15\n3484 rules/rise_of_totalitarianism/rules.yaml:968:15\n3489 rules/rise_of_totalitarianism/rules.yaml:1817:7\n3490 rules/rise_of_totalitarianism/rules.yaml:1818:7\n3491 rules/rise_of_totalitarianism/rules.yaml:1819:7\n3494 rules/rise_of_totalitarianism/rules.yaml:1822:11\n3495 rules/rise_of_totalitarianism/rules.yaml:1823:11\n3500 rules/rise_of_totalitarianism/rules.yaml:1824:15\n3501 rules/rise_of_totalitarianism/rules.yaml:1825:15\n3502 rules/rise_of_totalitarianism/rules.yaml:1827:11\n3503 rules/rise_of_totalitarianism/rules.yaml:1828:11\n3507 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3511 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3512 rules/rise_of_totalitarianism/rules.yaml:1419:7\n3513 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3514 rules/rise_of_totalitarianism/rules.yaml:1421:11\n3515 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3520 rules/rise_of_totalitarianism/rules.yaml:1086:7\n3524 rules/rise_of_totalitarianism/rules.yaml:1087:7\n3525 rules/rise_of_totalitarianism/rules.yaml:1088:7\n3526 rules/rise_of_totalitarianism/rules.yaml:1089:11\n3527 rules/rise_of_totalitarianism/rules.yaml:1090:7\n3528 rules/rise_of_totalitarianism/rules.yaml:1091:7\n3534 rules/rise_of_totalitarianism/rules.yaml:2019:7\n3541 rules/rise_of_totalitarianism/rules.yaml:2020:7\n3542 rules/rise_of_totalitarianism/rules.yaml:2021:7\n3543 rules/rise_of_totalitarianism/rules.yaml:2022:7\n3546 rules/rise_of_totalitarianism/rules.yaml:2023:11\n3547 rules/rise_of_totalitarianism/rules.yaml:2024:11\n3549 rules/rise_of_totalitarianism/rules.yaml:2025:11\n3550 rules/rise_of_totalitarianism/rules.yaml:2026:11\n3551 rules/rise_of_totalitarianism/rules.yaml:2027:11\n3553 rules/rise_of_totalitarianism/rules.yaml:2030:11\n3554 rules/rise_of_totalitarianism/rules.yaml:2031:11\n3556 rules/rise_of_totalitarianism/rules.yaml:2032:11\n3557 rules/rise_of_totalitarianism/rules.yaml:2033:11\n3558 rules/rise_of_totalitarianism/rules.yaml:2034:11\n3559 rules/rise_of_totalitarianism/rules.yaml:2035:11\n3566 rules/rise_of_totalitarianism/rules.yaml:807:7\n3570 rules/rise_of_totalitarianism/rules.yaml:808:11\n3571 rules/rise_of_totalitarianism/rules.yaml:809:7\n3572 rules/rise_of_totalitarianism/rules.yaml:810:7\n3588 rules/rise_of_totalitarianism/rules.yaml:811:11\n3589 rules/rise_of_totalitarianism/rules.yaml:812:7\n3590 rules/rise_of_totalitarianism/rules.yaml:813:11\n3592 rules/rise_of_totalitarianism/rules.yaml:816:11\n3593 rules/rise_of_totalitarianism/rules.yaml:817:11\n3594 rules/rise_of_totalitarianism/rules.yaml:818:11\n3600 rules/rise_of_totalitarianism/rules.yaml:1108:7\n3601 rules/rise_of_totalitarianism/rules.yaml:1109:11\n3602 rules/rise_of_totalitarianism/rules.yaml:1110:11\n3603 rules/rise_of_totalitarianism/rules.yaml:1111:15\n3609 rules/rise_of_totalitarianism/rules.yaml:1114:11\n3610 rules/rise_of_totalitarianism/rules.yaml:1115:11\n3616 rules/rise_of_totalitarianism/rules.yaml:1118:11\n3617 rules/rise_of_totalitarianism/rules.yaml:1119:11\n3622 rules/rise_of_totalitarianism/rules.yaml:1690:7\n3623 rules/rise_of_totalitarianism/rules.yaml:1691:7\n3624 rules/rise_of_totalitarianism/rules.yaml:1692:7\n3625 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3626 rules/rise_of_totalitarianism/rules.yaml:1694:7\n3627 rules/rise_of_totalitarianism/rules.yaml:1695:11\n3629 rules/rise_of_totalitarianism/rules.yaml:1696:11\n3631 rules/rise_of_totalitarianism/rules.yaml:1699:11\n3632 rules/rise_of_totalitarianism/rules.yaml:1700:11\n3633 rules/rise_of_totalitarianism/rules.yaml:1701:11\n3634 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3635 rules/rise_of_totalitarianism/rules.yaml:1703:15\n3636 rules/rise_of_totalitarianism/rules.yaml:1704:19\n3637 rules/rise_of_totalitarianism/rules.yaml:1705:15\n3638 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3639 rules/rise_of_totalitarianism/rules.yaml:1707:11\n3641 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3642 rules/rise_of_totalitarianism/rules.yaml:1710:15\n3648 rules/rise_of_totalitarianism/rules.yaml:2047:7\n3657 rules/rise_of_totalitarianism/rules.yaml:2048:7\n3668 rules/rise_of_totalitarianism/rules.yaml:2049:11\n3669 rules/rise_of_totalitarianism/rules.yaml:2050:11\n3670 rules/rise_of_totalitarianism/rules.yaml:2051:15\n3671 rules/rise_of_totalitarianism/rules.yaml:2052:15\n3672 rules/rise_of_totalitarianism/rules.yaml:2053:19\n3673 rules/rise_of_totalitarianism/rules.yaml:2054:23\n3674 rules/rise_of_totalitarianism/rules.yaml:2055:27\n3675 rules/rise_of_totalitarianism/rules.yaml:2056:27\n3676 rules/rise_of_totalitarianism/rules.yaml:2058:15\n3712 rules/rise_of_totalitarianism/rules.yaml:1353:7\n3713 rules/rise_of_totalitarianism/rules.yaml:1354:11\n3731 rules/rise_of_totalitarianism/rules.yaml:1355:11\n3732 rules/rise_of_totalitarianism/rules.yaml:1356:15\n3736 rules/rise_of_totalitarianism/rules.yaml:1357:15\n3737 rules/rise_of_totalitarianism/rules.yaml:1358:15\n3744 rules/rise_of_totalitarianism/rules.yaml:1359:15\n3745 rules/rise_of_totalitarianism/rules.yaml:1360:15\n3760 rules/rise_of_totalitarianism/rules.yaml:1362:15\n3761 rules/rise_of_totalitarianism/rules.yaml:1363:19\n3762 rules/rise_of_totalitarianism/rules.yaml:1364:19\n3763 rules/rise_of_totalitarianism/rules.yaml:1365:23\n3764 rules/rise_of_totalitarianism/rules.yaml:1366:19\n3765 rules/rise_of_totalitarianism/rules.yaml:1367:23\n3766 rules/rise_of_totalitarianism/rules.yaml:1368:23\n3773 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3774 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3776 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3777 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3778 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3779 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3780 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3781 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3788 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3789 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3790 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3791 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3797 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3798 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3800 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3801 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3802 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3804 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3805 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3806 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3812 rules/rise_of_totalitarianism/rules.yaml:1376:7\n3813 rules/rise_of_totalitarianism/rules.yaml:1377:11\n3819 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3820 rules/rise_of_totalitarianism/rules.yaml:1379:15\n3824 rules/rise_of_totalitarianism/rules.yaml:1380:15\n3831 rules/rise_of_totalitarianism/rules.yaml:1381:15\n3832 rules/rise_of_totalitarianism/rules.yaml:1382:15\n3838 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3839 rules/rise_of_totalitarianism/rules.yaml:1384:15\n3840 rules/rise_of_totalitarianism/rules.yaml:1385:19\n3847 rules/rise_of_totalitarianism/rules.yaml:1388:19\n3848 rules/rise_of_totalitarianism/rules.yaml:1389:19\n3851 rules/rise_of_totalitarianism/rules.yaml:1393:23\n3859 rules/rise_of_totalitarianism/rules.yaml:1394:27\n3867 rules/rise_of_totalitarianism/rules.yaml:1395:23\n3868 rules/rise_of_totalitarianism/rules.yaml:1396:23\n3869 rules/rise_of_totalitarianism/rules.yaml:1397:23\n3870 rules/rise_of_totalitarianism/rules.yaml:1398:27\n3871 rules/rise_of_totalitarianism/rules.yaml:1399:23\n3872 rules/rise_of_totalitarianism/rules.yaml:1400:23\n3873 rules/rise_of_totalitarianism/rules.yaml:1401:23\n3874 rules/rise_of_totalitarianism/rules.yaml:1402:27\n3875 rules/rise_of_totalitarianism/rules.yaml:1403:27\n3884 rules/rise_of_totalitarianism/rules.yaml:1404:27\n3888 rules/rise_of_totalitarianism/rules.yaml:1405:27\n3889 rules/rise_of_totalitarianism/rules.yaml:1407:27\n3890 rules/rise_of_totalitarianism/rules.yaml:1408:27\n3891 rules/rise_of_totalitarianism/rules.yaml:1409:31\n3895 rules/rise_of_totalitarianism/rules.yaml:1410:27\n3899 rules/rise_of_totalitarianism/rules.yaml:1411:27\n3900 rules/rise_of_totalitarianism/rules.yaml:1412:23\n3905 rules/rise_of_totalitarianism/rules.yaml:1427:7\n3906 rules/rise_of_totalitarianism/rules.yaml:1428:11\n3907 rules/rise_of_totalitarianism/rules.yaml:1429:15\n3908 rules/rise_of_totalitarianism/rules.yaml:1430:19\n3910 rules/rise_of_totalitarianism/rules.yaml:1431:15\n3911 rules/rise_of_totalitarianism/rules.yaml:1432:15\n3912 rules/rise_of_totalitarianism/rules.yaml:1433:15\n3919 rules/rise_of_totalitarianism/rules.yaml:1434:15\n3920 rules/rise_of_totalitarianism/rules.yaml:1435:19\n3939 rules/rise_of_totalitarianism/rules.yaml:1436:23\n3942 rules/rise_of_totalitarianism/rules.yaml:1437:23\n3959 rules/rise_of_totalitarianism/rules.yaml:1438:15\n3960 rules/rise_of_totalitarianism/rules.yaml:1439:15\n3961 rules/rise_of_totalitarianism/rules.yaml:1440:19\n3964 rules/rise_of_totalitarianism/rules.yaml:1441:19\n3966 rules/rise_of_totalitarianism/rules.yaml:1442:19\n3967 rules/rise_of_totalitarianism/rules.yaml:1443:19\n3972 rules/rise_of_totalitarianism/rules.yaml:1444:23\n3975 rules/rise_of_totalitarianism/rules.yaml:1445:23\n3976 rules/rise_of_totalitarianism/rules.yaml:1446:19\n3977 rules/rise_of_totalitarianism/rules.yaml:1447:15\n3982 rules/rise_of_totalitarianism/rules.yaml:1448:15\n3987 rules/rise_of_totalitarianism/rules.yaml:1450:15\n3988 rules/rise_of_totalitarianism/rules.yaml:1451:15\n3994 rules/rise_of_totalitarianism/rules.yaml:1452:19\n3995 rules/rise_of_totalitarianism/rules.yaml:1453:11\n4002 rules/rise_of_totalitarianism/rules.yaml:1758:7\n4003 rules/rise_of_totalitarianism/rules.yaml:1759:7\n4004 rules/rise_of_totalitarianism/rules.yaml:1760:7\n4005 rules/rise_of_totalitarianism/rules.yaml:1761:11\n4006 rules/rise_of_totalitarianism/rules.yaml:1762:11\n4007 rules/rise_of_totalitarianism/rules.yaml:1763:15\n4008 rules/rise_of_totalitarianism/rules.yaml:1764:15\n4009 rules/rise_of_totalitarianism/rules.yaml:1765:7\n4025 rules/rise_of_totalitarianism/rules.yaml:1766:7\n4031 rules/rise_of_totalitarianism/rules.yaml:1767:7\n4032 rules/rise_of_totalitarianism/rules.yaml:1768:11\n4033 rules/rise_of_totalitarianism/rules.yaml:1769:11\n4034 rules/rise_of_totalitarianism/rules.yaml:1770:15\n4035 rules/rise_of_totalitarianism/rules.yaml:1771:15\n4040 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4041 rules/rise_of_totalitarianism/rules.yaml:1003:7\n4046 rules/rise_of_totalitarianism/rules.yaml:1004:11\n4055 rules/rise_of_totalitarianism/rules.yaml:1005:11\n4056 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4058 rules/rise_of_totalitarianism/rules.yaml:1008:15\n4059 rules/rise_of_totalitarianism/rules.yaml:1009:15\n4060 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4062 rules/rise_of_totalitarianism/rules.yaml:1012:19\n4063 rules/rise_of_totalitarianism/rules.yaml:1013:19\n4067 rules/rise_of_totalitarianism/rules.yaml:1014:19\n4069 rules/rise_of_totalitarianism/rules.yaml:1015:19\n4070 rules/rise_of_totalitarianism/rules.yaml:1016:19\n4071 rules/rise_of_totalitarianism/rules.yaml:1017:19\n4072 rules/rise_of_totalitarianism/rules.yaml:1018:19\n4080 rules/rise_of_totalitarianism/rules.yaml:1019:19\n4082 rules/rise_of_totalitarianism/rules.yaml:1020:19\n4083 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4088 rules/rise_of_totalitarianism/rules.yaml:1022:19\n4089 rules/rise_of_totalitarianism/rules.yaml:1023:23\n4090 rules/rise_of_totalitarianism/rules.yaml:1024:19\n4092 rules/rise_of_totalitarianism/rules.yaml:1025:19\n4094 rules/rise_of_totalitarianism/rules.yaml:1026:19\n4095 rules/rise_of_totalitarianism/rules.yaml:1028:19\n4096 rules/rise_of_totalitarianism/rules.yaml:1029:7\n4100 rules/rise_of_totalitarianism/rules.yaml:969:3\n4101 rules/rise_of_totalitarianism/rules.yaml:2160:14\n4106 rules/rise_of_totalitarianism/rules.yaml:973:7\n4107 rules/rise_of_totalitarianism/rules.yaml:974:11\n4108 rules/rise_of_totalitarianism/rules.yaml:975:7\n4113 rules/rise_of_totalitarianism/rules.yaml:976:7\n4116 rules/rise_of_totalitarianism/rules.yaml:978:11\n4117 rules/rise_of_totalitarianism/rules.yaml:979:7\n4118 rules/rise_of_totalitarianism/rules.yaml:980:7\n4119 rules/rise_of_totalitarianism/rules.yaml:981:11\n4120 rules/rise_of_totalitarianism/rules.yaml:982:15\n4128 rules/rise_of_totalitarianism/rules.yaml:984:15\n4135 rules/rise_of_totalitarianism/rules.yaml:986:7\n4136 rules/rise_of_totalitarianism/rules.yaml:987:11\n4137 rules/rise_of_totalitarianism/rules.yaml:988:15\n4138 rules/rise_of_totalitarianism/rules.yaml:989:7\n4139 rules/rise_of_totalitarianism/rules.yaml:990:7\n4140 rules/rise_of_totalitarianism/rules.yaml:991:11\n4149 rules/rise_of_totalitarianism/rules.yaml:992:11\n4150 rules/rise_of_totalitarianism/rules.yaml:993:15\n4151 rules/rise_of_totalitarianism/rules.yaml:994:11\n4153 rules/rise_of_totalitarianism/rules.yaml:996:11\n4158 rules/rise_of_totalitarianism/rules.yaml:1560:7\n4159 rules/rise_of_totalitarianism/rules.yaml:1561:11\n4160 rules/rise_of_totalitarianism/rules.yaml:1563:7\n4161 rules/rise_of_totalitarianism/rules.yaml:1564:7\n4162 rules/rise_of_totalitarianism/rules.yaml:1565:11\n4166 rules/rise_of_totalitarianism/rules.yaml:878:7\n4167 rules/rise_of_totalitarianism/rules.yaml:879:7\n4168 rules/rise_of_totalitarianism/rules.yaml:881:7\n4169 rules/rise_of_totalitarianism/rules.yaml:882:11\n4170 rules/rise_of_totalitarianism/rules.yaml:883:11\n4171 rules/rise_of_totalitarianism/rules.yaml:884:15\n4172 rules/rise_of_totalitarianism/rules.yaml:885:15\n4173 rules/rise_of_totalitarianism/rules.yaml:886:15\n4174 rules/rise_of_totalitarianism/rules.yaml:888:7\n4179 rules/rise_of_totalitarianism/rules.yaml:1841:7\n4180 rules/rise_of_totalitarianism/rules.yaml:1842:7\n4181 rules/rise_of_totalitarianism/rules.yaml:1843:7\n4182 rules/rise_of_totalitarianism/rules.yaml:1844:7\n4185 rules/rise_of_totalitarianism/rules.yaml:1845:7\n4186 rules/rise_of_totalitarianism/rules.yaml:1846:7\n4187 rules/rise_of_totalitarianism/rules.yaml:1847:7\n4188 rules/rise_of_totalitarianism/rules.yaml:1848:11\n4189 rules/rise_of_totalitarianism/rules.yaml:1849:11\n4190 rules/rise_of_totalitarianism/rules.yaml:1850:15\n4191 rules/rise_of_totalitarianism/rules.yaml:1851:7\n4192 rules/rise_of_totalitarianism/rules.yaml:1852:7\n4195 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4196 rules/rise_of_totalitarianism/rules.yaml:1857:11\n4197 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4198 rules/rise_of_totalitarianism/rules.yaml:1859:19\n4199 rules/rise_of_totalitarianism/rules.yaml:1861:19\n4204 rules/rise_of_totalitarianism/rules.yaml:1862:23\n4205 rules/rise_of_totalitarianism/rules.yaml:1863:23\n4207 rules/rise_of_totalitarianism/rules.yaml:1866:19\n4210 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4211 rules/rise_of_totalitarianism/rules.yaml:1868:19\n4212 rules/rise_of_totalitarianism/rules.yaml:1869:23\n4217 rules/rise_of_totalitarianism/rules.yaml:1870:23\n4218 rules/rise_of_totalitarianism/rules.yaml:1871:11\n4223 rules/rise_of_totalitarianism/rules.yaml:1872:11\n4224 rules/rise_of_totalitarianism/rules.yaml:1873:11\n4225 rules/rise_of_totalitarianism/rules.yaml:1874:11\n4228 rules/rise_of_totalitarianism/rules.yaml:1875:15\n4229 rules/rise_of_totalitarianism/rules.yaml:1876:15\n4230 rules/rise_of_totalitarianism/rules.yaml:1877:15\n4231 rules/rise_of_totalitarianism/rules.yaml:1878:15\n4232 rules/rise_of_totalitarianism/rules.yaml:1879:19\n4233 rules/rise_of_totalitarianism/rules.yaml:1880:19\n4234 rules/rise_of_totalitarianism/rules.yaml:1881:19\n4235 rules/rise_of_totalitarianism/rules.yaml:1882:23\n4236 rules/rise_of_totalitarianism/rules.yaml:1883:23\n4237 rules/rise_of_totalitarianism/rules.yaml:1885:15\n4238 rules/rise_of_totalitarianism/rules.yaml:1886:19\n4243 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4244 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4246 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4247 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4248 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4249 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4250 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4251 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4258 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4259 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4260 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4261 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4291 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4292 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4294 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4295 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4296 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4298 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4299 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4300 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4305 rules/rise_of_totalitarianism/rules.yaml:1658:7\n4306 rules/rise_of_totalitarianism/rules.yaml:1659:7\n4307 rules/rise_of_totalitarianism/rules.yaml:1660:11\n4308 rules/rise_of_totalitarianism/rules.yaml:1661:11\n4312 rules/rise_of_totalitarianism/rules.yaml:866:7\n4314 rules/rise_of_totalitarianism/rules.yaml:867:7\n4315 rules/rise_of_totalitarianism/rules.yaml:868:11\n4316 rules/rise_of_totalitarianism/rules.yaml:869:11\n4317 rules/rise_of_totalitarianism/rules.yaml:870:15\n4318 rules/rise_of_totalitarianism/rules.yaml:871:15\n4323 rules/rise_of_totalitarianism/rules.yaml:1140:3\n4324 rules/rise_of_totalitarianism/rules.yaml:2140:14\n4325 rules/rise_of_totalitarianism/rules.yaml:2161:14\n4330 rules/rise_of_totalitarianism/rules.yaml:1145:7\n4331 rules/rise_of_totalitarianism/rules.yaml:1146:7\n4337 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4338 rules/rise_of_totalitarianism/rules.yaml:1148:7\n4339 rules/rise_of_totalitarianism/rules.yaml:1149:7\n4340 rules/rise_of_totalitarianism/rules.yaml:1150:7\n4343 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4344 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4345 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4351 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4352 rules/rise_of_totalitarianism/rules.yaml:1155:15\n4353 rules/rise_of_totalitarianism/rules.yaml:1157:15\n4354 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4355 rules/rise_of_totalitarianism/rules.yaml:1159:23\n4357 rules/rise_of_totalitarianism/rules.yaml:1161:23\n4358 rules/rise_of_totalitarianism/rules.yaml:1162:23\n4359 rules/rise_of_totalitarianism/rules.yaml:1163:23\n4360 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4361 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4363 rules/rise_of_totalitarianism/rules.yaml:1168:15\n4376 rules/rise_of_totalitarianism/rules.yaml:1169:15\n4377 rules/rise_of_totalitarianism/rules.yaml:1171:19\n4379 rules/rise_of_totalitarianism/rules.yaml:1173:19\n4380 rules/rise_of_totalitarianism/rules.yaml:1174:19\n4385 rules/rise_of_totalitarianism/rules.yaml:1175:19\n4386 rules/rise_of_totalitarianism/rules.yaml:1176:19\n4387 rules/rise_of_totalitarianism/rules.yaml:1178:19\n4388 rules/rise_of_totalitarianism/rules.yaml:1179:23\n4389 rules/rise_of_totalitarianism/rules.yaml:1180:27\n4391 rules/rise_of_totalitarianism/rules.yaml:1182:27\n4392 rules/rise_of_totalitarianism/rules.yaml:1183:27\n4393 rules/rise_of_totalitarianism/rules.yaml:1184:31\n4395 rules/rise_of_totalitarianism/rules.yaml:1187:11\n4396 rules/rise_of_totalitarianism/rules.yaml:1188:11\n4422 rules/rise_of_totalitarianism/rules.yaml:1189:11\n4423 rules/rise_of_totalitarianism/rules.yaml:1190:11\n4424 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4425 rules/rise_of_totalitarianism/rules.yaml:1192:11\n4426 rules/rise_of_totalitarianism/rules.yaml:1194:15\n4428 rules/rise_of_totalitarianism/rules.yaml:1196:15\n4429 rules/rise_of_totalitarianism/rules.yaml:1197:15\n4430 rules/rise_of_totalitarianism/rules.yaml:1198:15\n4431 rules/rise_of_totalitarianism/rules.yaml:1199:15\n4432 rules/rise_of_totalitarianism/rules.yaml:1201:15\n4433 rules/rise_of_totalitarianism/rules.yaml:1202:19\n4434 rules/rise_of_totalitarianism/rules.yaml:1203:19\n4435 rules/rise_of_totalitarianism/rules.yaml:1204:23\n4437 rules/rise_of_totalitarianism/rules.yaml:1206:15\n4438 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4450 rules/rise_of_totalitarianism/rules.yaml:1208:15\n4451 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4452 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4453 rules/rise_of_totalitarianism/rules.yaml:1213:19\n4462 rules/rise_of_totalitarianism/rules.yaml:1214:19\n4463 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4464 rules/rise_of_totalitarianism/rules.yaml:1216:23\n4465 rules/rise_of_totalitarianism/rules.yaml:1217:19\n4466 rules/rise_of_totalitarianism/rules.yaml:1218:23\n4468 rules/rise_of_totalitarianism/rules.yaml:1220:11\n4480 rules/rise_of_totalitarianism/rules.yaml:1221:11\n4481 rules/rise_of_totalitarianism/rules.yaml:1223:15\n4483 rules/rise_of_totalitarianism/rules.yaml:1225:15\n4484 rules/rise_of_totalitarianism/rules.yaml:1226:15\n4485 rules/rise_of_totalitarianism/rules.yaml:1227:15\n4486 rules/rise_of_totalitarianism/rules.yaml:1228:15\n4487 rules/rise_of_totalitarianism/rules.yaml:1230:15\n4488 rules/rise_of_totalitarianism/rules.yaml:1231:19\n4489 rules/rise_of_totalitarianism/rules.yaml:1232:19\n4490 rules/rise_of_totalitarianism/rules.yaml:1233:19\n4491 rules/rise_of_totalitarianism/rules.yaml:1234:19\n4493 rules/rise_of_totalitarianism/rules.yaml:1237:11\n4498 rules/rise_of_totalitarianism/rules.yaml:1238:11\n4499 rules/rise_of_totalitarianism/rules.yaml:1239:11\n4500 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4505 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4506 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4507 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4508 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4509 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4510 rules/rise_of_totalitarianism/rules.yaml:1247:15\n4511 rules/rise_of_totalitarianism/rules.yaml:1248:19\n4512 rules/rise_of_totalitarianism/rules.yaml:1249:19\n4513 rules/rise_of_totalitarianism/rules.yaml:1251:19\n4514 rules/rise_of_totalitarianism/rules.yaml:1252:19\n4516 rules/rise_of_totalitarianism/rules.yaml:1254:15\n4521 rules/rise_of_totalitarianism/rules.yaml:1255:15\n4522 rules/rise_of_totalitarianism/rules.yaml:1256:15\n4523 rules/rise_of_totalitarianism/rules.yaml:1257:15\n4524 rules/rise_of_totalitarianism/rules.yaml:1258:15\n4525 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4526 rules/rise_of_totalitarianism/rules.yaml:1261:19\n4539 rules/rise_of_totalitarianism/rules.yaml:1262:19\n4540 rules/rise_of_totalitarianism/rules.yaml:1263:23\n4555 rules/rise_of_totalitarianism/rules.yaml:1264:19\n4556 rules/rise_of_totalitarianism/rules.yaml:1265:23\n4557 rules/rise_of_totalitarianism/rules.yaml:1266:23\n4558 rules/rise_of_totalitarianism/rules.yaml:1267:19\n4559 rules/rise_of_totalitarianism/rules.yaml:1268:23\n4563 rules/rise_of_totalitarianism/rules.yaml:1270:19\n4564 rules/rise_of_totalitarianism/rules.yaml:1271:23\n4565 rules/rise_of_totalitarianism/rules.yaml:1272:7\n4566 rules/rise_of_totalitarianism/rules.yaml:1273:11\n4567 rules/rise_of_totalitarianism/rules.yaml:1274:15\n4569 rules/rise_of_totalitarianism/rules.yaml:1276:15\n4572 rules/rise_of_totalitarianism/rules.yaml:1279:7\n4573 rules/rise_of_totalitarianism/rules.yaml:1280:11\n4574 rules/rise_of_totalitarianism/rules.yaml:1281:15\n4576 rules/rise_of_totalitarianism/rules.yaml:1283:15\n4577 rules/rise_of_totalitarianism/rules.yaml:1284:7\n4578 rules/rise_of_totalitarianism/rules.yaml:1285:11\n4579 rules/rise_of_totalitarianism/rules.yaml:1286:15\n4581 rules/rise_of_totalitarianism/rules.yaml:1288:11\n4586 rules/rise_of_totalitarianism/rules.yaml:1053:7\n4587 rules/rise_of_totalitarianism/rules.yaml:1054:11\n4588 rules/rise_of_totalitarianism/rules.yaml:1055:15\n4589 rules/rise_of_totalitarianism/rules.yaml:1056:19\n4590 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4591 rules/rise_of_totalitarianism/rules.yaml:1058:15\n4593 rules/rise_of_totalitarianism/rules.yaml:1059:7\n4594 rules/rise_of_totalitarianism/rules.yaml:1060:7\n4595 rules/rise_of_totalitarianism/rules.yaml:1061:7\n4600 rules/rise_of_totalitarianism/rules.yaml:1062:11\n4601 rules/rise_of_totalitarianism/rules.yaml:1063:11\n4602 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4608 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4609 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4610 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4611 rules/rise_of_totalitarianism/rules.yaml:1068:19\n4616 rules/rise_of_totalitarianism/rules.yaml:1950:7\n4617 rules/rise_of_totalitarianism/rules.yaml:1951:11\n4618 rules/rise_of_totalitarianism/rules.yaml:1952:15\n4634 rules/rise_of_totalitarianism/rules.yaml:1953:15\n4635 rules/rise_of_totalitarianism/rules.yaml:1954:19\n4636 rules/rise_of_totalitarianism/rules.yaml:1955:19\n4637 rules/rise_of_totalitarianism/rules.yaml:1956:19\n4639 rules/rise_of_totalitarianism/rules.yaml:1957:19\n4640 rules/rise_of_totalitarianism/rules.yaml:1958:19\n4641 rules/rise_of_totalitarianism/rules.yaml:1959:19\n4643 rules/rise_of_totalitarianism/rules.yaml:1961:7\n4644 rules/rise_of_totalitarianism/rules.yaml:1962:11\n4645 rules/rise_of_totalitarianism/rules.yaml:1963:15\n4647 rules/rise_of_totalitarianism/rules.yaml:1965:7\n4648 rules/rise_of_totalitarianism/rules.yaml:1966:11\n4658 rules/rise_of_totalitarianism/rules.yaml:1967:11\n4659 rules/rise_of_totalitarianism/rules.yaml:1968:15\n4660 rules/rise_of_totalitarianism/rules.yaml:1969:15\n4661 rules/rise_of_totalitarianism/rules.yaml:1970:19\n4666 rules/rise_of_totalitarianism/rules.yaml:1640:7\n4667 rules/rise_of_totalitarianism/rules.yaml:1641:11\n4668 rules/rise_of_totalitarianism/rules.yaml:1642:11\n4674 rules/rise_of_totalitarianism/rules.yaml:1643:11\n4679 rules/rise_of_totalitarianism/rules.yaml:1644:11\n4680 rules/rise_of_totalitarianism/rules.yaml:1645:15\n4681 rules/rise_of_totalitarianism/rules.yaml:1646:15\n4682 rules/rise_of_totalitarianism/rules.yaml:1647:19\n4685 rules/rise_of_totalitarianism/rules.yaml:1648:19\n4688 rules/rise_of_totalitarianism/rules.yaml:1649:19\n4694 rules/rise_of_totalitarianism/rules.yaml:1934:7\n4706 rules/rise_of_totalitarianism/rules.yaml:1935:7\n4707 rules/rise_of_totalitarianism/rules.yaml:1936:11\n4708 rules/rise_of_totalitarianism/rules.yaml:1937:11\n4709 rules/rise_of_totalitarianism/rules.yaml:1938:15\n4710 rules/rise_of_totalitarianism/rules.yaml:1939:15\n4711 rules/rise_of_totalitarianism/rules.yaml:1940:15\n4712 rules/rise_of_totalitarianism/rules.yaml:1941:15\n4713 rules/rise_of_totalitarianism/rules.yaml:1942:15\n4718 rules/rise_of_totalitarianism/flow.yaml:23:3\n4723 rules/rise_of_totalitarianism/flow.yaml:27:7\n4725 rules/rise_of_totalitarianism/flow.yaml:28:7\n4726 rules/rise_of_totalitarianism/flow.yaml:29:7\n4727 rules/rise_of_totalitarianism/flow.yaml:30:7\n4728 rules/rise_of_totalitarianism/flow.yaml:31:11\n4733 rules/rise_of_totalitarianism/flow.yaml:32:11\n4734 rules/rise_of_totalitarianism/flow.yaml:33:15\n4735 rules/rise_of_totalitarianism/flow.yaml:34:15\n4736 rules/rise_of_totalitarianism/flow.yaml:35:19\n4739 rules/rise_of_totalitarianism/flow.yaml:36:19\n4740 rules/rise_of_totalitarianism/flow.yaml:37:7\n4747 rules/rise_of_totalitarianism/flow.yaml:38:7\n4748 rules/rise_of_totalitarianism/flow.yaml:39:11\n4749 rules/rise_of_totalitarianism/flow.yaml:40:15\n4761 rules/rise_of_totalitarianism/flow.yaml:41:15\n4762 rules/rise_of_totalitarianism/flow.yaml:43:7\n4765 rules/rise_of_totalitarianism/flow.yaml:44:7\n4766 rules/rise_of_totalitarianism/flow.yaml:45:11\n4767 rules/rise_of_totalitarianism/flow.yaml:47:7\n4768 rules/rise_of_totalitarianism/flow.yaml:48:11\n4769 rules/rise_of_totalitarianism/flow.yaml:49:7\n4770 rules/rise_of_totalitarianism/flow.yaml:50:11\n4771 rules/rise_of_totalitarianism/flow.yaml:51:11\n4772 rules/rise_of_totalitarianism/flow.yaml:52:15\n4773 rules/rise_of_totalitarianism/flow.yaml:53:15\n4783 rules/rise_of_totalitarianism/flow.yaml:54:15\n4790 rules/rise_of_totalitarianism/flow.yaml:55:15\n4791 rules/rise_of_totalitarianism/flow.yaml:57:7\n4792 rules/rise_of_totalitarianism/flow.yaml:58:7\n4793 rules/rise_of_totalitarianism/flow.yaml:59:11\n4794 rules/rise_of_totalitarianism/flow.yaml:60:11\n4799 rules/rise_of_totalitarianism/flow.yaml:61:15\n4804 rules/rise_of_totalitarianism/flow.yaml:62:15\n4805 rules/rise_of_totalitarianism/flow.yaml:63:19\n4807 rules/rise_of_totalitarianism/flow.yaml:65:19\n4810 rules/rise_of_totalitarianism/flow.yaml:66:19\n4816 rules/rise_of_totalitarianism/flow.yaml:84:3\n4817 rules/rise_of_totalitarianism/flow.yaml:84:3\n4821 rules/rise_of_totalitarianism/flow.yaml:88:7\n4822 rules/rise_of_totalitarianism/flow.yaml:89:11\n4823 rules/rise_of_totalitarianism/flow.yaml:90:15\n4824 rules/rise_of_totalitarianism/flow.yaml:91:7\n4825 rules/rise_of_totalitarianism/flow.yaml:92:7\n4826 rules/rise_of_totalitarianism/flow.yaml:93:7\n4827 rules/rise_of_totalitarianism/flow.yaml:94:7\n4828 rules/rise_of_totalitarianism/flow.yaml:95:7\n4829 rules/rise_of_totalitarianism/flow.yaml:96:7\n4830 rules/rise_of_totalitarianism/flow.yaml:97:7\n4831 rules/rise_of_totalitarianism/flow.yaml:98:7\n4832 rules/rise_of_totalitarianism/flow.yaml:99:7\n4836 rules/rise_of_totalitarianism/flow.yaml:16:3\n4840 rules/rise_of_totalitarianism/flow.yaml:20:7\n4841 rules/rise_of_totalitarianism/flow.yaml:21:7\n4845 rules/rise_of_totalitarianism/flow.yaml:68:3\n4850 rules/rise_of_totalitarianism/flow.yaml:72:7\n4855 rules/rise_of_totalitarianism/flow.yaml:73:11\n4857 rules/rise_of_totalitarianism/flow.yaml:75:11\n4858 rules/rise_of_totalitarianism/flow.yaml:76:11\n4859 rules/rise_of_totalitarianism/flow.yaml:77:11\n4860 rules/rise_of_totalitarianism/flow.yaml:78:15\n4861 rules/rise_of_totalitarianism/flow.yaml:79:11\n4862 rules/rise_of_totalitarianism/flow.yaml:80:11\n4863 rules/rise_of_totalitarianism/flow.yaml:81:7\n4864 rules/rise_of_totalitarianism/flow.yaml:82:11\n4869 rules/rise_of_totalitarianism/rules.yaml:2154:7\n4870 rules/rise_of_totalitarianism/rules.yaml:2155:7\n4875 rules/rise_of_totalitarianism/rules.yaml:2156:7\n4876 rules/rise_of_totalitarianism/rules.yaml:2157:7\n4882 rules/rise_of_totalitarianism/rules.yaml:2128:7\n4891 rules/rise_of_totalitarianism/rules.yaml:2129:7\n4892 rules/rise_of_totalitarianism/rules.yaml:2130:7\n4893 rules/rise_of_totalitarianism/rules.yaml:2131:11\n4894 rules/rise_of_totalitarianism/rules.yaml:2132:15\n4895 rules/rise_of_totalitarianism/rules.yaml:2133:19\n4896 rules/rise_of_totalitarianism/rules.yaml:2134:19\n4897 rules/rise_of_totalitarianism/rules.yaml:2135:19\n4898 rules/rise_of_totalitarianism/rules.yaml:2137:7\n4913 rules/rise_of_totalitarianism/rules.yaml:1035:7\n4914 rules/rise_of_totalitarianism/rules.yaml:1036:7\n4925 rules/rise_of_totalitarianism/rules.yaml:1037:11\n4934 rules/rise_of_totalitarianism/rules.yaml:1038:11\n4935 rules/rise_of_totalitarianism/rules.yaml:1039:15\n4944 rules/rise_of_totalitarianism/rules.yaml:1041:15\n4957 rules/rise_of_totalitarianism/rules.yaml:1042:15\n4958 rules/rise_of_totalitarianism/rules.yaml:1043:19\n4960 rules/rise_of_totalitarianism/rules.yaml:1045:19\n4962 rules/rise_of_totalitarianism/rules.yaml:1046:19\n4964 rules/rise_of_totalitarianism/rules.yaml:1047:19\n4965 rules/rise_of_totalitarianism/rules.yaml:1048:19\n4993 rules/rise_of_totalitarianism/rules.yaml:894:7\n4998 rules/rise_of_totalitarianism/rules.yaml:911:15\n4999 rules/rise_of_totalitarianism/rules.yaml:912:19\n5000 rules/rise_of_totalitarianism/rules.yaml:913:15\n5001 rules/rise_of_totalitarianism/rules.yaml:914:15\n5004 rules/rise_of_totalitarianism/rules.yaml:916:15\n5005 rules/rise_of_totalitarianism/rules.yaml:917:15\n5006 rules/rise_of_totalitarianism/rules.yaml:918:15\n5007 rules/rise_of_totalitarianism/rules.yaml:919:19\n5008 rules/rise_of_totalitarianism/rules.yaml:920:15\n5009 rules/rise_of_totalitarianism/rules.yaml:921:19\n5010 rules/rise_of_totalitarianism/rules.yaml:922:19\n5012 rules/rise_of_totalitarianism/rules.yaml:923:19\n5018 rules/rise_of_totalitarianism/rules.yaml:896:15\n5025 rules/rise_of_totalitarianism/rules.yaml:897:15\n5029 rules/rise_of_totalitarianism/rules.yaml:899:15\n5030 rules/rise_of_totalitarianism/rules.yaml:900:15\n5033 rules/rise_of_totalitarianism/rules.yaml:903:19\n5036 rules/rise_of_totalitarianism/rules.yaml:901:19\n5043 rules/rise_of_totalitarianism/rules.yaml:904:15\n5046 rules/rise_of_totalitarianism/rules.yaml:908:19\n5049 rules/rise_of_totalitarianism/rules.yaml:905:19\n5050 rules/rise_of_totalitarianism/rules.yaml:906:19\n5057 rules/rise_of_totalitarianism/rules.yaml:909:15\n5061 rules/rise_of_totalitarianism/rules.yaml:925:15\n5062 rules/rise_of_totalitarianism/rules.yaml:926:15\n5063 rules/rise_of_totalitarianism/rules.yaml:927:15\n5064 rules/rise_of_totalitarianism/rules.yaml:928:15\n5069 rules/rise_of_totalitarianism/rules.yaml:929:19\n5089 rules/rise_of_totalitarianism/rules.yaml:1549:7\n5103 rules/rise_of_totalitarianism/rules.yaml:1550:11\n5109 rules/rise_of_totalitarianism/rules.yaml:1551:15\n5135 rules/rise_of_totalitarianism/rules.yaml:1126:7\n5136 rules/rise_of_totalitarianism/rules.yaml:1127:7\n5137 rules/rise_of_totalitarianism/rules.yaml:1128:7\n5151 rules/rise_of_totalitarianism/rules.yaml:1129:11\n5170 rules/rise_of_totalitarianism/rules.yaml:1130:11\n5171 rules/rise_of_totalitarianism/rules.yaml:1131:15\n5180 rules/rise_of_totalitarianism/rules.yaml:1133:15\n5193 rules/rise_of_totalitarianism/rules.yaml:1134:15\n5194 rules/rise_of_totalitarianism/rules.yaml:1135:19\n5200 rules/rise_of_totalitarianism/rules.yaml:1137:19\n5205 rules/rise_of_totalitarianism/rules.yaml:1138:19\n5210 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5235 rules/rise_of_totalitarianism/rules.yaml:825:7\n5238 rules/rise_of_totalitarianism/rules.yaml:834:15\n5239 rules/rise_of_totalitarianism/rules.yaml:835:15\n5241 rules/rise_of_totalitarianism/rules.yaml:836:15\n5243 rules/rise_of_totalitarianism/rules.yaml:837:15\n5246 rules/rise_of_totalitarianism/rules.yaml:839:15\n5247 rules/rise_of_totalitarianism/rules.yaml:840:15\n5250 rules/rise_of_totalitarianism/rules.yaml:842:15\n5251 rules/rise_of_totalitarianism/rules.yaml:843:19\n5256 rules/rise_of_totalitarianism/rules.yaml:844:19\n5266 rules/rise_of_totalitarianism/rules.yaml:846:15\n5267 rules/rise_of_totalitarianism/rules.yaml:847:19\n5272 rules/rise_of_totalitarianism/rules.yaml:848:19\n5282 rules/rise_of_totalitarianism/rules.yaml:850:15\n5290 rules/rise_of_totalitarianism/rules.yaml:851:19\n5291 rules/rise_of_totalitarianism/rules.yaml:852:23\n5293 rules/rise_of_totalitarianism/rules.yaml:853:23\n5295 rules/rise_of_totalitarianism/rules.yaml:855:23\n5298 rules/rise_of_totalitarianism/rules.yaml:857:15\n5301 rules/rise_of_totalitarianism/rules.yaml:827:15\n5302 rules/rise_of_totalitarianism/rules.yaml:828:15\n5313 rules/rise_of_totalitarianism/rules.yaml:829:19\n5319 rules/rise_of_totalitarianism/rules.yaml:830:19\n5332 rules/rise_of_totalitarianism/rules.yaml:831:19\n5339 rules/rise_of_totalitarianism/rules.yaml:832:19\n5359 rules/rise_of_totalitarianism/rules.yaml:1534:7\n5360 rules/rise_of_totalitarianism/rules.yaml:1535:11\n5361 rules/rise_of_totalitarianism/rules.yaml:1536:7\n5362 rules/rise_of_totalitarianism/rules.yaml:1537:7\n5370 rules/rise_of_totalitarianism/rules.yaml:1538:11\n5383 rules/rise_of_totalitarianism/rules.yaml:1540:15\n5386 rules/rise_of_totalitarianism/rules.yaml:1541:7\n5387 rules/rise_of_totalitarianism/rules.yaml:1542:11\n5388 rules/rise_of_totalitarianism/rules.yaml:1543:15\n5395 rules/rise_of_totalitarianism/rules.yaml:1544:15\n5418 rules/rise_of_totalitarianism/rules.yaml:1720:7\n5426 rules/rise_of_totalitarianism/rules.yaml:1721:11\n5439 rules/rise_of_totalitarianism/rules.yaml:1722:11\n5440 rules/rise_of_totalitarianism/rules.yaml:1723:15\n5442 rules/rise_of_totalitarianism/rules.yaml:1724:15\n5445 rules/rise_of_totalitarianism/rules.yaml:1725:15\n5448 rules/rise_of_totalitarianism/rules.yaml:1726:7\n5449 rules/rise_of_totalitarianism/rules.yaml:1727:11\n5465 rules/rise_of_totalitarianism/rules.yaml:1728:15\n5466 rules/rise_of_totalitarianism/rules.yaml:1729:15\n5467 rules/rise_of_totalitarianism/rules.yaml:1730:15\n5468 rules/rise_of_totalitarianism/rules.yaml:1731:19\n5469 rules/rise_of_totalitarianism/rules.yaml:1732:23\n5471 rules/rise_of_totalitarianism/rules.yaml:1734:23\n5472 rules/rise_of_totalitarianism/rules.yaml:1735:15\n5473 rules/rise_of_totalitarianism/rules.yaml:1736:15\n5477 rules/rise_of_totalitarianism/rules.yaml:1737:15\n5479 rules/rise_of_totalitarianism/rules.yaml:1739:15\n5498 rules/rise_of_totalitarianism/rules.yaml:1571:7\n5501 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5502 rules/rise_of_totalitarianism/rules.yaml:1580:15\n5504 rules/rise_of_totalitarianism/rules.yaml:1581:15\n5506 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5509 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5510 rules/rise_of_totalitarianism/rules.yaml:1585:15\n5513 rules/rise_of_totalitarianism/rules.yaml:1587:15\n5514 rules/rise_of_totalitarianism/rules.yaml:1588:19\n5523 rules/rise_of_totalitarianism/rules.yaml:1589:19\n5533 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5534 rules/rise_of_totalitarianism/rules.yaml:1592:19\n5543 rules/rise_of_totalitarianism/rules.yaml:1593:19\n5555 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5558 rules/rise_of_totalitarianism/rules.yaml:1573:15\n5559 rules/rise_of_totalitarianism/rules.yaml:1574:15\n5573 rules/rise_of_totalitarianism/rules.yaml:1575:19\n5593 rules/rise_of_totalitarianism/rules.yaml:1576:19\n5600 rules/rise_of_totalitarianism/rules.yaml:1577:19\n5604 rules/rise_of_totalitarianism/rules.yaml:1595:15\n5618 rules/rise_of_totalitarianism/rules.yaml:1596:19\n5645 rules/rise_of_totalitarianism/rules.yaml:1294:7\n5646 rules/rise_of_totalitarianism/rules.yaml:1295:7\n5647 rules/rise_of_totalitarianism/rules.yaml:1296:11\n5648 rules/rise_of_totalitarianism/rules.yaml:1297:15\n5652 rules/rise_of_totalitarianism/rules.yaml:1298:11\n5653 rules/rise_of_totalitarianism/rules.yaml:1299:7\n5664 rules/rise_of_totalitarianism/rules.yaml:1300:11\n5665 rules/rise_of_totalitarianism/rules.yaml:1301:11\n5682 rules/rise_of_totalitarianism/rules.yaml:1302:11\n5683 rules/rise_of_totalitarianism/rules.yaml:1303:11\n5694 rules/rise_of_totalitarianism/rules.yaml:1304:11\n5695 rules/rise_of_totalitarianism/rules.yaml:1305:15\n5698 rules/rise_of_totalitarianism/rules.yaml:1306:15\n5699 rules/rise_of_totalitarianism/rules.yaml:1307:15\n5705 rules/rise_of_totalitarianism/rules.yaml:1309:15\n5706 rules/rise_of_totalitarianism/rules.yaml:1310:15\n5707 rules/rise_of_totalitarianism/rules.yaml:1311:19\n5712 rules/rise_of_totalitarianism/rules.yaml:1312:19\n5720 rules/rise_of_totalitarianism/rules.yaml:1313:15\n5726 rules/rise_of_totalitarianism/rules.yaml:1314:19\n5747 rules/rise_of_totalitarianism/rules.yaml:1315:23\n5752 rules/rise_of_totalitarianism/rules.yaml:1316:7\n5753 rules/rise_of_totalitarianism/rules.yaml:1317:11\n5768 rules/rise_of_totalitarianism/rules.yaml:1608:7\n5778 rules/rise_of_totalitarianism/rules.yaml:1609:7\n5786 rules/rise_of_totalitarianism/rules.yaml:1610:11\n5792 rules/rise_of_totalitarianism/rules.yaml:1611:11\n5800 rules/rise_of_totalitarianism/rules.yaml:1612:15\n5822 rules/rise_of_totalitarianism/rules.yaml:1613:15\n5824 rules/rise_of_totalitarianism/rules.yaml:1614:15\n5825 rules/rise_of_totalitarianism/rules.yaml:1615:15\n5826 rules/rise_of_totalitarianism/rules.yaml:1616:15\n5827 rules/rise_of_totalitarianism/rules.yaml:1617:15\n5850 rules/rise_of_totalitarianism/rules.yaml:1618:15\n5852 rules/rise_of_totalitarianism/rules.yaml:1619:15\n5853 rules/rise_of_totalitarianism/rules.yaml:1620:15\n5854 rules/rise_of_totalitarianism/rules.yaml:1621:15\n5880 rules/rise_of_totalitarianism/rules.yaml:736:7\n5881 rules/rise_of_totalitarianism/rules.yaml:737:7\n5886 rules/rise_of_totalitarianism/rules.yaml:738:11\n5893 rules/rise_of_totalitarianism/rules.yaml:739:11\n5908 rules/rise_of_totalitarianism/rules.yaml:740:7\n5909 rules/rise_of_totalitarianism/rules.yaml:741:11\n5910 rules/rise_of_totalitarianism/rules.yaml:742:7\n5921 rules/rise_of_totalitarianism/rules.yaml:743:11\n5926 rules/rise_of_totalitarianism/rules.yaml:744:11\n5939 rules/rise_of_totalitarianism/rules.yaml:745:11\n5943 rules/rise_of_totalitarianism/rules.yaml:746:7\n5944 rules/rise_of_totalitarianism/rules.yaml:747:7\n5945 rules/rise_of_totalitarianism/rules.yaml:748:11\n5953 rules/rise_of_totalitarianism/rules.yaml:749:7\n5954 rules/rise_of_totalitarianism/rules.yaml:750:7\n5968 rules/rise_of_totalitarianism/rules.yaml:791:7\n5969 rules/rise_of_totalitarianism/rules.yaml:792:7\n5980 rules/rise_of_totalitarianism/rules.yaml:793:11\n5988 rules/rise_of_totalitarianism/rules.yaml:794:7\n5989 rules/rise_of_totalitarianism/rules.yaml:795:11\n5992 rules/rise_of_totalitarianism/rules.yaml:796:11\n5994 rules/rise_of_totalitarianism/rules.yaml:798:11\n6006 rules/rise_of_totalitarianism/rules.yaml:1514:7\n6007 rules/rise_of_totalitarianism/rules.yaml:1515:11\n6008 rules/rise_of_totalitarianism/rules.yaml:1516:11\n6009 rules/rise_of_totalitarianism/rules.yaml:1517:11\n6010 rules/rise_of_totalitarianism/rules.yaml:1518:7\n6011 rules/rise_of_totalitarianism/rules.yaml:1519:11\n6016 rules/rise_of_totalitarianism/rules.yaml:1521:11\n6017 rules/rise_of_totalitarianism/rules.yaml:1522:11\n6018 rules/rise_of_totalitarianism/rules.yaml:1523:11\n6019 rules/rise_of_totalitarianism/rules.yaml:1524:11\n6022 rules/rise_of_totalitarianism/rules.yaml:1528:15\n6023 rules/rise_of_totalitarianism/rules.yaml:1529:15\n6026 rules/rise_of_totalitarianism/rules.yaml:1525:15\n6027 rules/rise_of_totalitarianism/rules.yaml:1526:15\n6046 rules/rise_of_totalitarianism/rules.yaml:952:7\n6047 rules/rise_of_totalitarianism/rules.yaml:953:11\n6052 rules/rise_of_totalitarianism/rules.yaml:955:11\n6053 rules/rise_of_totalitarianism/rules.yaml:956:11\n6054 rules/rise_of_totalitarianism/rules.yaml:957:11\n6055 rules/rise_of_totalitarianism/rules.yaml:958:11\n6056 rules/rise_of_totalitarianism/rules.yaml:959:11\n6057 rules/rise_of_totalitarianism/rules.yaml:960:15\n6062 rules/rise_of_totalitarianism/rules.yaml:961:15\n6070 rules/rise_of_totalitarianism/rules.yaml:962:11\n6071 rules/rise_of_totalitarianism/rules.yaml:963:15\n6076 rules/rise_of_totalitarianism/rules.yaml:964:15\n6084 rules/rise_of_totalitarianism/rules.yaml:965:11\n6089 rules/rise_of_totalitarianism/rules.yaml:966:15\n6090 rules/rise_of_totalitarianism/rules.yaml:967:15\n6110 rules/rise_of_totalitarianism/rules.yaml:968:15\n6137 rules/rise_of_totalitarianism/rules.yaml:1817:7\n6138 rules/rise_of_totalitarianism/rules.yaml:1818:7\n6139 rules/rise_of_totalitarianism/rules.yaml:1819:7\n6140 rules/rise_of_totalitarianism/rules.yaml:1820:11\n6148 rules/rise_of_totalitarianism/rules.yaml:1822:11\n6154 rules/rise_of_totalitarianism/rules.yaml:1823:11\n6159 rules/rise_of_totalitarianism/rules.yaml:1824:15\n6160 rules/rise_of_totalitarianism/rules.yaml:1825:15\n6161 rules/rise_of_totalitarianism/rules.yaml:1826:15\n6162 rules/rise_of_totalitarianism/rules.yaml:1827:11\n6163 rules/rise_of_totalitarianism/rules.yaml:1828:11\n6164 rules/rise_of_totalitarianism/rules.yaml:1829:11\n6176 rules/rise_of_totalitarianism/rules.yaml:1417:7\n6184 rules/rise_of_totalitarianism/rules.yaml:1418:11\n6190 rules/rise_of_totalitarianism/rules.yaml:1419:7\n6196 rules/rise_of_totalitarianism/rules.yaml:1420:7\n6201 rules/rise_of_totalitarianism/rules.yaml:1421:11\n6207 rules/rise_of_totalitarianism/rules.yaml:1422:11\n6227 rules/rise_of_totalitarianism/rules.yaml:1086:7\n6231 rules/rise_of_totalitarianism/rules.yaml:1087:7\n6232 rules/rise_of_totalitarianism/rules.yaml:1088:7\n6240 rules/rise_of_totalitarianism/rules.yaml:1089:11\n6255 rules/rise_of_totalitarianism/rules.yaml:1090:7\n6256 rules/rise_of_totalitarianism/rules.yaml:1091:7\n6272 rules/rise_of_totalitarianism/rules.yaml:2019:7\n6289 rules/rise_of_totalitarianism/rules.yaml:2020:7\n6290 rules/rise_of_totalitarianism/rules.yaml:2021:7\n6291 rules/rise_of_totalitarianism/rules.yaml:2022:7\n6294 rules/rise_of_totalitarianism/rules.yaml:2023:11\n6295 rules/rise_of_totalitarianism/rules.yaml:2024:11\n6297 rules/rise_of_totalitarianism/rules.yaml:2025:11\n6298 rules/rise_of_totalitarianism/rules.yaml:2026:11\n6299 rules/rise_of_totalitarianism/rules.yaml:2027:11\n6300 rules/rise_of_totalitarianism/rules.yaml:2028:11\n6302 rules/rise_of_totalitarianism/rules.yaml:2030:11\n6303 rules/rise_of_totalitarianism/rules.yaml:2031:11\n6305 rules/rise_of_totalitarianism/rules.yaml:2032:11\n6306 rules/rise_of_totalitarianism/rules.yaml:2033:11\n6307 rules/rise_of_totalitarianism/rules.yaml:2034:11\n6308 rules/rise_of_totalitarianism/rules.yaml:2035:11\n6309 rules/rise_of_totalitarianism/rules.yaml:2036:11\n6311 rules/rise_of_totalitarianism/rules.yaml:2038:11\n6324 rules/rise_of_totalitarianism/rules.yaml:807:7\n6328 rules/rise_of_totalitarianism/rules.yaml:808:11\n6329 rules/rise_of_totalitarianism/rules.yaml:809:7\n6330 rules/rise_of_totalitarianism/rules.yaml:810:7\n6353 rules/rise_of_totalitarianism/rules.yaml:811:11\n6368 rules/rise_of_totalitarianism/rules.yaml:812:7\n6369 rules/rise_of_totalitarianism/rules.yaml:813:11\n6370 rules/rise_of_totalitarianism/rules.yaml:814:11\n6378 rules/rise_of_totalitarianism/rules.yaml:816:11\n6391 rules/rise_of_totalitarianism/rules.yaml:817:11\n6392 rules/rise_of_totalitarianism/rules.yaml:818:11\n6393 rules/rise_of_totalitarianism/rules.yaml:819:11\n6409 rules/rise_of_totalitarianism/rules.yaml:1108:7\n6410 rules/rise_of_totalitarianism/rules.yaml:1109:11\n6411 rules/rise_of_totalitarianism/rules.yaml:1110:11\n6412 rules/rise_of_totalitarianism/rules.yaml:1111:15\n6417 rules/rise_of_totalitarianism/rules.yaml:1112:15\n6436 rules/rise_of_totalitarianism/rules.yaml:1114:11\n6437 rules/rise_of_totalitarianism/rules.yaml:1115:11\n6442 rules/rise_of_totalitarianism/rules.yaml:1116:11\n6461 rules/rise_of_totalitarianism/rules.yaml:1118:11\n6469 rules/rise_of_totalitarianism/rules.yaml:1119:11\n6470 rules/rise_of_totalitarianism/rules.yaml:1120:11\n6491 rules/rise_of_totalitarianism/rules.yaml:1690:7\n6492 rules/rise_of_totalitarianism/rules.yaml:1691:7\n6493 rules/rise_of_totalitarianism/rules.yaml:1692:7\n6501 rules/rise_of_totalitarianism/rules.yaml:1693:11\n6509 rules/rise_of_totalitarianism/rules.yaml:1694:7\n6510 rules/rise_of_totalitarianism/rules.yaml:1695:11\n6512 rules/rise_of_totalitarianism/rules.yaml:1696:11\n6515 rules/rise_of_totalitarianism/rules.yaml:1697:11\n6522 rules/rise_of_totalitarianism/rules.yaml:1699:11\n6523 rules/rise_of_totalitarianism/rules.yaml:1700:11\n6524 rules/rise_of_totalitarianism/rules.yaml:1701:11\n6525 rules/rise_of_totalitarianism/rules.yaml:1702:11\n6526 rules/rise_of_totalitarianism/rules.yaml:1703:15\n6527 rules/rise_of_totalitarianism/rules.yaml:1704:19\n6528 rules/rise_of_totalitarianism/rules.yaml:1705:15\n6529 rules/rise_of_totalitarianism/rules.yaml:1706:11\n6530 rules/rise_of_totalitarianism/rules.yaml:1707:11\n6532 rules/rise_of_totalitarianism/rules.yaml:1708:11\n6533 rules/rise_of_totalitarianism/rules.yaml:1709:11\n6538 rules/rise_of_totalitarianism/rules.yaml:1710:15\n6564 rules/rise_of_totalitarianism/rules.yaml:2047:7\n6581 rules/rise_of_totalitarianism/rules.yaml:2048:7\n6600 rules/rise_of_totalitarianism/rules.yaml:2049:11\n6606 rules/rise_of_totalitarianism/rules.yaml:2050:11\n6607 rules/rise_of_totalitarianism/rules.yaml:2051:15\n6608 rules/rise_of_totalitarianism/rules.yaml:2052:15\n6609 rules/rise_of_totalitarianism/rules.yaml:2053:19\n6610 rules/rise_of_totalitarianism/rules.yaml:2054:23\n6611 rules/rise_of_totalitarianism/rules.yaml:2055:27\n6612 rules/rise_of_totalitarianism/rules.yaml:2056:27\n6613 rules/rise_of_totalitarianism/rules.yaml:2057:15\n6614 rules/rise_of_totalitarianism/rules.yaml:2058:15\n6637 rules/rise_of_totalitarianism/rules.yaml:1353:7\n6648 rules/rise_of_totalitarianism/rules.yaml:1354:11\n6666 rules/rise_of_totalitarianism/rules.yaml:1355:11\n6672 rules/rise_of_totalitarianism/rules.yaml:1356:15\n6673 rules/rise_of_totalitarianism/rules.yaml:1357:15\n6674 rules/rise_of_totalitarianism/rules.yaml:1358:15\n6691 rules/rise_of_totalitarianism/rules.yaml:1359:15\n6692 rules/rise_of_totalitarianism/rules.yaml:1360:15\n6709 rules/rise_of_totalitarianism/rules.yaml:1361:15\n6710 rules/rise_of_totalitarianism/rules.yaml:1362:15\n6711 rules/rise_of_totalitarianism/rules.yaml:1363:19\n6712 rules/rise_of_totalitarianism/rules.yaml:1364:19\n6713 rules/rise_of_totalitarianism/rules.yaml:1365:23\n6714 rules/rise_of_totalitarianism/rules.yaml:1366:19\n6715 rules/rise_of_totalitarianism/rules.yaml:1367:23\n6716 rules/rise_of_totalitarianism/rules.yaml:1368:23\n6717 rules/rise_of_totalitarianism/rules.yaml:1369:23\n6719 rules/rise_of_totalitarianism/rules.yaml:1371:23\n6751 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6756 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6758 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6759 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6760 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6761 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6762 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6763 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6776 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6777 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6802 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6808 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6814 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6815 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6835 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6871 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6872 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6878 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6879 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6899 rules/rise_of_totalitarianism/rules.yaml:2141:3\n6929 rules/rise_of_totalitarianism/rules.yaml:1376:7\n6943 rules/rise_of_totalitarianism/rules.yaml:1377:11\n6953 rules/rise_of_totalitarianism/rules.yaml:1378:11\n6959 rules/rise_of_totalitarianism/rules.yaml:1379:15\n6960 rules/rise_of_totalitarianism/rules.yaml:1380:15\n6980 rules/rise_of_totalitarianism/rules.yaml:1381:15\n6981 rules/rise_of_totalitarianism/rules.yaml:1382:15\n6987 rules/rise_of_totalitarianism/rules.yaml:1383:15\n6988 rules/rise_of_totalitarianism/rules.yaml:1384:15\n6989 rules/rise_of_totalitarianism/rules.yaml:1385:19\n6995 rules/rise_of_totalitarianism/rules.yaml:1386:19\n7001 rules/rise_of_totalitarianism/rules.yaml:1388:19\n7002 rules/rise_of_totalitarianism/rules.yaml:1389:19\n7003 rules/rise_of_totalitarianism/rules.yaml:1390:23\n7009 rules/rise_of_totalitarianism/rules.yaml:1392:23\n7010 rules/rise_of_totalitarianism/rules.yaml:1393:23\n7015 rules/rise_of_totalitarianism/rules.yaml:1394:27\n7020 rules/rise_of_totalitarianism/rules.yaml:1395:23\n7021 rules/rise_of_totalitarianism/rules.yaml:1396:23\n7022 rules/rise_of_totalitarianism/rules.yaml:1397:23\n7023 rules/rise_of_totalitarianism/rules.yaml:1398:27\n7024 rules/rise_of_totalitarianism/rules.yaml:1399:23\n7025 rules/rise_of_totalitarianism/rules.yaml:1400:23\n7026 rules/rise_of_totalitarianism/rules.yaml:1401:23\n7027 rules/rise_of_totalitarianism/rules.yaml:1402:27\n7028 rules/rise_of_totalitarianism/rules.yaml:1403:27\n7033 rules/rise_of_totalitarianism/rules.yaml:1404:27\n7036 rules/rise_of_totalitarianism/rules.yaml:1405:27\n7037 rules/rise_of_totalitarianism/rules.yaml:1406:27\n7038 rules/rise_of_totalitarianism/rules.yaml:1407:27\n7039 rules/rise_of_totalitarianism/rules.yaml:1408:27\n7040 rules/rise_of_totalitarianism/rules.yaml:1409:31\n7044 rules/rise_of_totalitarianism/rules.yaml:1410:27\n7048 rules/rise_of_totalitarianism/rules.yaml:1411:27\n7049 rules/rise_of_totalitarianism/rules.yaml:1412:23\n7111 rules/rise_of_totalitarianism/rules.yaml:1427:7\n7122 rules/rise_of_totalitarianism/rules.yaml:1428:11\n7127 rules/rise_of_totalitarianism/rules.yaml:1429:15\n7128 rules/rise_of_totalitarianism/rules.yaml:1430:19\n7130 rules/rise_of_totalitarianism/rules.yaml:1431:15\n7131 rules/rise_of_totalitarianism/rules.yaml:1432:15\n7132 rules/rise_of_totalitarianism/rules.yaml:1433:15\n7139 rules/rise_of_totalitarianism/rules.yaml:1434:15\n7140 rules/rise_of_totalitarianism/rules.yaml:1435:19\n7158 rules/rise_of_totalitarianism/rules.yaml:1436:23\n7161 rules/rise_of_totalitarianism/rules.yaml:1437:23\n7184 rules/rise_of_totalitarianism/rules.yaml:1438:15\n7185 rules/rise_of_totalitarianism/rules.yaml:1439:15\n7186 rules/rise_of_totalitarianism/rules.yaml:1440:19\n7189 rules/rise_of_totalitarianism/rules.yaml:1441:19\n7191 rules/rise_of_totalitarianism/rules.yaml:1442:19\n7192 rules/rise_of_totalitarianism/rules.yaml:1443:19\n7197 rules/rise_of_totalitarianism/rules.yaml:1444:23\n7200 rules/rise_of_totalitarianism/rules.yaml:1445:23\n7201 rules/rise_of_totalitarianism/rules.yaml:1446:19\n7202 rules/rise_of_totalitarianism/rules.yaml:1447:15\n7207 rules/rise_of_totalitarianism/rules.yaml:1448:15\n7212 rules/rise_of_totalitarianism/rules.yaml:1449:15\n7213 rules/rise_of_totalitarianism/rules.yaml:1450:15\n7223 rules/rise_of_totalitarianism/rules.yaml:1451:15\n7229 rules/rise_of_totalitarianism/rules.yaml:1452:19\n7232 rules/rise_of_totalitarianism/rules.yaml:1453:11\n7261 rules/rise_of_totalitarianism/rules.yaml:1758:7\n7262 rules/rise_of_totalitarianism/rules.yaml:1759:7\n7263 rules/rise_of_totalitarianism/rules.yaml:1760:7\n7271 rules/rise_of_totalitarianism/rules.yaml:1761:11\n7284 rules/rise_of_totalitarianism/rules.yaml:1762:11\n7285 rules/rise_of_totalitarianism/rules.yaml:1763:15\n7286 rules/rise_of_totalitarianism/rules.yaml:1764:15\n7289 rules/rise_of_totalitarianism/rules.yaml:1765:7\n7301 rules/rise_of_totalitarianism/rules.yaml:1766:7\n7307 rules/rise_of_totalitarianism/rules.yaml:1767:7\n7315 rules/rise_of_totalitarianism/rules.yaml:1768:11\n7323 rules/rise_of_totalitarianism/rules.yaml:1769:11\n7328 rules/rise_of_totalitarianism/rules.yaml:1770:15\n7329 rules/rise_of_totalitarianism/rules.yaml:1771:15\n7354 rules/rise_of_totalitarianism/rules.yaml:1002:7\n7355 rules/rise_of_totalitarianism/rules.yaml:1003:7\n7369 rules/rise_of_totalitarianism/rules.yaml:1004:11\n7379 rules/rise_of_totalitarianism/rules.yaml:1005:11\n7380 rules/rise_of_totalitarianism/rules.yaml:1006:15\n7389 rules/rise_of_totalitarianism/rules.yaml:1008:15\n7402 rules/rise_of_totalitarianism/rules.yaml:1009:15\n7403 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7412 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7425 rules/rise_of_totalitarianism/rules.yaml:1013:19\n7429 rules/rise_of_totalitarianism/rules.yaml:1014:19\n7431 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7432 rules/rise_of_totalitarianism/rules.yaml:1016:19\n7433 rules/rise_of_totalitarianism/rules.yaml:1017:19\n7434 rules/rise_of_totalitarianism/rules.yaml:1018:19\n7457 rules/rise_of_totalitarianism/rules.yaml:1019:19\n7459 rules/rise_of_totalitarianism/rules.yaml:1020:19\n7460 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7465 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7473 rules/rise_of_totalitarianism/rules.yaml:1023:23\n7487 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7489 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7491 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7492 rules/rise_of_totalitarianism/rules.yaml:1027:19\n7493 rules/rise_of_totalitarianism/rules.yaml:1028:19\n7498 rules/rise_of_totalitarianism/rules.yaml:1029:7\n7527 rules/rise_of_totalitarianism/rules.yaml:969:3\n7533 rules/rise_of_totalitarianism/rules.yaml:2160:14\n7561 rules/rise_of_totalitarianism/rules.yaml:973:7\n7562 rules/rise_of_totalitarianism/rules.yaml:974:11\n7563 rules/rise_of_totalitarianism/rules.yaml:975:7\n7568 rules/rise_of_totalitarianism/rules.yaml:976:7\n7590 rules/rise_of_totalitarianism/rules.yaml:978:11\n7591 rules/rise_of_totalitarianism/rules.yaml:979:7\n7598 rules/rise_of_totalitarianism/rules.yaml:980:7\n7599 rules/rise_of_totalitarianism/rules.yaml:981:11\n7600 rules/rise_of_totalitarianism/rules.yaml:982:15\n7608 rules/rise_of_totalitarianism/rules.yaml:984:15\n7615 rules/rise_of_totalitarianism/rules.yaml:985:11\n7616 rules/rise_of_totalitarianism/rules.yaml:986:7\n7630 rules/rise_of_totalitarianism/rules.yaml:987:11\n7636 rules/rise_of_totalitarianism/rules.yaml:988:15\n7644 rules/rise_of_totalitarianism/rules.yaml:989:7\n7651 rules/rise_of_totalitarianism/rules.yaml:990:7\n7652 rules/rise_of_totalitarianism/rules.yaml:991:11\n7661 rules/rise_of_totalitarianism/rules.yaml:992:11\n7662 rules/rise_of_totalitarianism/rules.yaml:993:15\n7663 rules/rise_of_totalitarianism/rules.yaml:994:11\n7665 rules/rise_of_totalitarianism/rules.yaml:995:11\n7666 rules/rise_of_totalitarianism/rules.yaml:996:11\n7677 rules/rise_of_totalitarianism/rules.yaml:1560:7\n7678 rules/rise_of_totalitarianism/rules.yaml:1561:11\n7679 rules/rise_of_totalitarianism/rules.yaml:1562:11\n7680 rules/rise_of_totalitarianism/rules.yaml:1563:7\n7687 rules/rise_of_totalitarianism/rules.yaml:1564:7\n7688 rules/rise_of_totalitarianism/rules.yaml:1565:11\n7703 rules/rise_of_totalitarianism/rules.yaml:878:7\n7704 rules/rise_of_totalitarianism/rules.yaml:879:7\n7705 rules/rise_of_totalitarianism/rules.yaml:880:7\n7706 rules/rise_of_totalitarianism/rules.yaml:881:7\n7714 rules/rise_of_totalitarianism/rules.yaml:882:11\n7720 rules/rise_of_totalitarianism/rules.yaml:883:11\n7721 rules/rise_of_totalitarianism/rules.yaml:884:15\n7722 rules/rise_of_totalitarianism/rules.yaml:885:15\n7723 rules/rise_of_totalitarianism/rules.yaml:886:15\n7724 rules/rise_of_totalitarianism/rules.yaml:887:15\n7727 rules/rise_of_totalitarianism/rules.yaml:888:7\n7750 rules/rise_of_totalitarianism/rules.yaml:1841:7\n7751 rules/rise_of_totalitarianism/rules.yaml:1842:7\n7752 rules/rise_of_totalitarianism/rules.yaml:1843:7\n7753 rules/rise_of_totalitarianism/rules.yaml:1844:7\n7756 rules/rise_of_totalitarianism/rules.yaml:1845:7\n7757 rules/rise_of_totalitarianism/rules.yaml:1846:7\n7758 rules/rise_of_totalitarianism/rules.yaml:1847:7\n7759 rules/rise_of_totalitarianism/rules.yaml:1848:11\n7760 rules/rise_of_totalitarianism/rules.yaml:1849:11\n7761 rules/rise_of_totalitarianism/rules.yaml:1850:15\n7762 rules/rise_of_totalitarianism/rules.yaml:1851:7\n7763 rules/rise_of_totalitarianism/rules.yaml:1852:7\n7764 rules/rise_of_totalitarianism/rules.yaml:1853:11\n7772 rules/rise_of_totalitarianism/rules.yaml:1855:11\n7778 rules/rise_of_totalitarianism/rules.yaml:1856:11\n7779 rules/rise_of_totalitarianism/rules.yaml:1857:11\n7780 rules/rise_of_totalitarianism/rules.yaml:1858:15\n7781 rules/rise_of_totalitarianism/rules.yaml:1859:19\n7782 rules/rise_of_totalitarianism/rules.yaml:1860:19\n7783 rules/rise_of_totalitarianism/rules.yaml:1861:19\n7788 rules/rise_of_totalitarianism/rules.yaml:1862:23\n7789 rules/rise_of_totalitarianism/rules.yaml:1863:23\n7790 rules/rise_of_totalitarianism/rules.yaml:1864:23\n7792 rules/rise_of_totalitarianism/rules.yaml:1866:19\n7795 rules/rise_of_totalitarianism/rules.yaml:1867:19\n7796 rules/rise_of_totalitarianism/rules.yaml:1868:19\n7797 rules/rise_of_totalitarianism/rules.yaml:1869:23\n7802 rules/rise_of_totalitarianism/rules.yaml:1870:23\n7803 rules/rise_of_totalitarianism/rules.yaml:1871:11\n7808 rules/rise_of_totalitarianism/rules.yaml:1872:11\n7809 rules/rise_of_totalitarianism/rules.yaml:1873:11\n7810 rules/rise_of_totalitarianism/rules.yaml:1874:11\n7817 rules/rise_of_totalitarianism/rules.yaml:1875:15\n7818 rules/rise_of_totalitarianism/rules.yaml:1876:15\n7819 rules/rise_of_totalitarianism/rules.yaml:1877:15\n7820 rules/rise_of_totalitarianism/rules.yaml:1878:15\n7828 rules/rise_of_totalitarianism/rules.yaml:1879:19\n7834 rules/rise_of_totalitarianism/rules.yaml:1880:19\n7835 rules/rise_of_totalitarianism/rules.yaml:1881:19\n7836 rules/rise_of_totalitarianism/rules.yaml:1882:23\n7837 rules/rise_of_totalitarianism/rules.yaml:1883:23\n7838 rules/rise_of_totalitarianism/rules.yaml:1884:23\n7841 rules/rise_of_totalitarianism/rules.yaml:1885:15\n7842 rules/rise_of_totalitarianism/rules.yaml:1886:19\n7843 rules/rise_of_totalitarianism/rules.yaml:1887:19\n7868 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7873 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7875 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7876 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7877 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7878 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7879 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7880 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7893 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7894 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7920 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7926 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7958 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7959 rules/rise_of_totalitarianism/rules.yaml:2112:3\n7980 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8019 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8020 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8026 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8027 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8048 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8063 rules/rise_of_totalitarianism/rules.yaml:1658:7\n8064 rules/rise_of_totalitarianism/rules.yaml:1659:7\n8072 rules/rise_of_totalitarianism/rules.yaml:1660:11\n8078 rules/rise_of_totalitarianism/rules.yaml:1661:11\n8079 rules/rise_of_totalitarianism/rules.yaml:1662:11\n8105 rules/rise_of_totalitarianism/rules.yaml:866:7\n8107 rules/rise_of_totalitarianism/rules.yaml:867:7\n8115 rules/rise_of_totalitarianism/rules.yaml:868:11\n8123 rules/rise_of_totalitarianism/rules.yaml:869:11\n8124 rules/rise_of_totalitarianism/rules.yaml:870:15\n8125 rules/rise_of_totalitarianism/rules.yaml:871:15\n8127 rules/rise_of_totalitarianism/rules.yaml:872:15\n8141 rules/rise_of_totalitarianism/rules.yaml:1140:3\n8148 rules/rise_of_totalitarianism/rules.yaml:2140:14\n8154 rules/rise_of_totalitarianism/rules.yaml:2161:14\n8200 rules/rise_of_totalitarianism/rules.yaml:1145:7\n8201 rules/rise_of_totalitarianism/rules.yaml:1146:7\n8204 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8205 rules/rise_of_totalitarianism/rules.yaml:1148:7\n8206 rules/rise_of_totalitarianism/rules.yaml:1149:7\n8207 rules/rise_of_totalitarianism/rules.yaml:1150:7\n8221 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8229 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8242 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8248 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8255 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8256 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8257 rules/rise_of_totalitarianism/rules.yaml:1157:15\n8262 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8265 rules/rise_of_totalitarianism/rules.yaml:1161:23\n8266 rules/rise_of_totalitarianism/rules.yaml:1162:23\n8267 rules/rise_of_totalitarianism/rules.yaml:1163:23\n8268 rules/rise_of_totalitarianism/rules.yaml:1164:27\n8269 rules/rise_of_totalitarianism/rules.yaml:1165:23\n8272 rules/rise_of_totalitarianism/rules.yaml:1159:23\n8279 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8282 rules/rise_of_totalitarianism/rules.yaml:1168:15\n8298 rules/rise_of_totalitarianism/rules.yaml:1169:15\n8299 rules/rise_of_totalitarianism/rules.yaml:1170:19\n8300 rules/rise_of_totalitarianism/rules.yaml:1171:19\n8308 rules/rise_of_totalitarianism/rules.yaml:1173:19\n8321 rules/rise_of_totalitarianism/rules.yaml:1174:19\n8326 rules/rise_of_totalitarianism/rules.yaml:1175:19\n8333 rules/rise_of_totalitarianism/rules.yaml:1176:19\n8334 rules/rise_of_totalitarianism/rules.yaml:1177:19\n8335 rules/rise_of_totalitarianism/rules.yaml:1178:19\n8340 rules/rise_of_totalitarianism/rules.yaml:1179:23\n8343 rules/rise_of_totalitarianism/rules.yaml:1182:27\n8344 rules/rise_of_totalitarianism/rules.yaml:1183:27\n8345 rules/rise_of_totalitarianism/rules.yaml:1184:31\n8346 rules/rise_of_totalitarianism/rules.yaml:1185:27\n8349 rules/rise_of_totalitarianism/rules.yaml:1180:27\n8353 rules/rise_of_totalitarianism/rules.yaml:1187:11\n8354 rules/rise_of_totalitarianism/rules.yaml:1188:11\n8380 rules/rise_of_totalitarianism/rules.yaml:1189:11\n8381 rules/rise_of_totalitarianism/rules.yaml:1190:11\n8389 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8403 rules/rise_of_totalitarianism/rules.yaml:1192:11\n8404 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8405 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8415 rules/rise_of_totalitarianism/rules.yaml:1196:15\n8427 rules/rise_of_totalitarianism/rules.yaml:1197:15\n8428 rules/rise_of_totalitarianism/rules.yaml:1198:15\n8435 rules/rise_of_totalitarianism/rules.yaml:1199:15\n8436 rules/rise_of_totalitarianism/rules.yaml:1200:15\n8437 rules/rise_of_totalitarianism/rules.yaml:1201:15\n8442 rules/rise_of_totalitarianism/rules.yaml:1202:19\n8452 rules/rise_of_totalitarianism/rules.yaml:1203:19\n8460 rules/rise_of_totalitarianism/rules.yaml:1204:23\n8473 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8485 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8495 rules/rise_of_totalitarianism/rules.yaml:1208:15\n8504 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8505 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8506 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8511 rules/rise_of_totalitarianism/rules.yaml:1212:19\n8512 rules/rise_of_totalitarianism/rules.yaml:1213:19\n8521 rules/rise_of_totalitarianism/rules.yaml:1214:19\n8522 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8536 rules/rise_of_totalitarianism/rules.yaml:1216:23\n8546 rules/rise_of_totalitarianism/rules.yaml:1217:19\n8554 rules/rise_of_totalitarianism/rules.yaml:1218:23\n8564 rules/rise_of_totalitarianism/rules.yaml:1220:11\n8576 rules/rise_of_totalitarianism/rules.yaml:1221:11\n8577 rules/rise_of_totalitarianism/rules.yaml:1222:15\n8578 rules/rise_of_totalitarianism/rules.yaml:1223:15\n8586 rules/rise_of_totalitarianism/rules.yaml:1225:15\n8598 rules/rise_of_totalitarianism/rules.yaml:1226:15\n8599 rules/rise_of_totalitarianism/rules.yaml:1227:15\n8606 rules/rise_of_totalitarianism/rules.yaml:1228:15\n8607 rules/rise_of_totalitarianism/rules.yaml:1229:15\n8608 rules/rise_of_totalitarianism/rules.yaml:1230:15\n8609 rules/rise_of_totalitarianism/rules.yaml:1231:19\n8610 rules/rise_of_totalitarianism/rules.yaml:1232:19\n8611 rules/rise_of_totalitarianism/rules.yaml:1233:19\n8612 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8613 rules/rise_of_totalitarianism/rules.yaml:1235:19\n8616 rules/rise_of_totalitarianism/rules.yaml:1237:11\n8619 rules/rise_of_totalitarianism/rules.yaml:1238:11\n8620 rules/rise_of_totalitarianism/rules.yaml:1239:11\n8625 rules/rise_of_totalitarianism/rules.yaml:1240:15\n8630 rules/rise_of_totalitarianism/rules.yaml:1241:15\n8631 rules/rise_of_totalitarianism/rules.yaml:1242:15\n8632 rules/rise_of_totalitarianism/rules.yaml:1243:15\n8633 rules/rise_of_totalitarianism/rules.yaml:1244:15\n8642 rules/rise_of_totalitarianism/rules.yaml:1245:15\n8643 rules/rise_of_totalitarianism/rules.yaml:1246:15\n8644 rules/rise_of_totalitarianism/rules.yaml:1247:15\n8649 rules/rise_of_totalitarianism/rules.yaml:1248:19\n8650 rules/rise_of_totalitarianism/rules.yaml:1249:19\n8651 rules/rise_of_totalitarianism/rules.yaml:1250:19\n8652 rules/rise_of_totalitarianism/rules.yaml:1251:19\n8653 rules/rise_of_totalitarianism/rules.yaml:1252:19\n8657 rules/rise_of_totalitarianism/rules.yaml:1254:15\n8662 rules/rise_of_totalitarianism/rules.yaml:1255:15\n8679 rules/rise_of_totalitarianism/rules.yaml:1256:15\n8680 rules/rise_of_totalitarianism/rules.yaml:1257:15\n8689 rules/rise_of_totalitarianism/rules.yaml:1258:15\n8690 rules/rise_of_totalitarianism/rules.yaml:1259:15\n8691 rules/rise_of_totalitarianism/rules.yaml:1260:15\n8696 rules/rise_of_totalitarianism/rules.yaml:1261:19\n8711 rules/rise_of_totalitarianism/rules.yaml:1262:19\n8712 rules/rise_of_totalitarianism/rules.yaml:1263:23\n8729 rules/rise_of_totalitarianism/rules.yaml:1264:19\n8737 rules/rise_of_totalitarianism/rules.yaml:1265:23\n8749 rules/rise_of_totalitarianism/rules.yaml:1266:23\n8758 rules/rise_of_totalitarianism/rules.yaml:1267:19\n8759 rules/rise_of_totalitarianism/rules.yaml:1268:23\n8763 rules/rise_of_totalitarianism/rules.yaml:1269:23\n8764 rules/rise_of_totalitarianism/rules.yaml:1270:19\n8769 rules/rise_of_totalitarianism/rules.yaml:1271:23\n8776 rules/rise_of_totalitarianism/rules.yaml:1272:7\n8779 rules/rise_of_totalitarianism/rules.yaml:1278:11\n8782 rules/rise_of_totalitarianism/rules.yaml:1273:11\n8789 rules/rise_of_totalitarianism/rules.yaml:1274:15\n8793 rules/rise_of_totalitarianism/rules.yaml:1276:15\n8803 rules/rise_of_totalitarianism/rules.yaml:1279:7\n8812 rules/rise_of_totalitarianism/rules.yaml:1280:11\n8813 rules/rise_of_totalitarianism/rules.yaml:1281:15\n8815 rules/rise_of_totalitarianism/rules.yaml:1283:15\n8816 rules/rise_of_totalitarianism/rules.yaml:1284:7\n8817 rules/rise_of_totalitarianism/rules.yaml:1285:11\n8818 rules/rise_of_totalitarianism/rules.yaml:1286:15\n8820 rules/rise_of_totalitarianism/rules.yaml:1288:11\n8840 rules/rise_of_totalitarianism/rules.yaml:1053:7\n8841 rules/rise_of_totalitarianism/rules.yaml:1054:11\n8842 rules/rise_of_totalitarianism/rules.yaml:1055:15\n8843 rules/rise_of_totalitarianism/rules.yaml:1056:19\n8844 rules/rise_of_totalitarianism/rules.yaml:1057:15\n8845 rules/rise_of_totalitarianism/rules.yaml:1058:15\n8847 rules/rise_of_totalitarianism/rules.yaml:1059:7\n8854 rules/rise_of_totalitarianism/rules.yaml:1060:7\n8855 rules/rise_of_totalitarianism/rules.yaml:1061:7\n8866 rules/rise_of_totalitarianism/rules.yaml:1062:11\n8867 rules/rise_of_totalitarianism/rules.yaml:1063:11\n8882 rules/rise_of_totalitarianism/rules.yaml:1064:15\n8888 rules/rise_of_totalitarianism/rules.yaml:1065:15\n8894 rules/rise_of_totalitarianism/rules.yaml:1066:19\n8895 rules/rise_of_totalitarianism/rules.yaml:1067:19\n8908 rules/rise_of_totalitarianism/rules.yaml:1068:19\n8936 rules/rise_of_totalitarianism/rules.yaml:1950:7\n8947 rules/rise_of_totalitarianism/rules.yaml:1951:11\n8953 rules/rise_of_totalitarianism/rules.yaml:1952:15\n8969 rules/rise_of_totalitarianism/rules.yaml:1953:15\n8978 rules/rise_of_totalitarianism/rules.yaml:1954:19\n8990 rules/rise_of_totalitarianism/rules.yaml:1955:19\n8991 rules/rise_of_totalitarianism/rules.yaml:1956:19\n8993 rules/rise_of_totalitarianism/rules.yaml:1957:19\n8994 rules/rise_of_totalitarianism/rules.yaml:1958:19\n8995 rules/rise_of_totalitarianism/rules.yaml:1959:19\n8997 rules/rise_of_totalitarianism/rules.yaml:1960:19\n9001 rules/rise_of_totalitarianism/rules.yaml:1961:7\n9002 rules/rise_of_totalitarianism/rules.yaml:1962:11\n9003 rules/rise_of_totalitarianism/rules.yaml:1963:15\n9005 rules/rise_of_totalitarianism/rules.yaml:1964:15\n9014 rules/rise_of_totalitarianism/rules.yaml:1965:7\n9025 rules/rise_of_totalitarianism/rules.yaml:1966:11\n9035 rules/rise_of_totalitarianism/rules.yaml:1967:11\n9044 rules/rise_of_totalitarianism/rules.yaml:1968:15\n9056 rules/rise_of_totalitarianism/rules.yaml:1969:15\n9057 rules/rise_of_totalitarianism/rules.yaml:1970:19\n9058 rules/rise_of_totalitarianism/rules.yaml:1971:19\n9112 rules/rise_of_totalitarianism/rules.yaml:1640:7\n9117 rules/rise_of_totalitarianism/rules.yaml:1641:11\n9118 rules/rise_of_totalitarianism/rules.yaml:1642:11\n9119 rules/rise_of_totalitarianism/rules.yaml:1643:11\n9124 rules/rise_of_totalitarianism/rules.yaml:1644:11\n9132 rules/rise_of_totalitarianism/rules.yaml:1645:15\n9138 rules/rise_of_totalitarianism/rules.yaml:1646:15\n9139 rules/rise_of_totalitarianism/rules.yaml:1647:19\n9142 rules/rise_of_totalitarianism/rules.yaml:1648:19\n9143 rules/rise_of_totalitarianism/rules.yaml:1649:19\n9144 rules/rise_of_totalitarianism/rules.yaml:1650:19\n9169 rules/rise_of_totalitarianism/rules.yaml:1934:7\n9185 rules/rise_of_totalitarianism/rules.yaml:1935:7\n9193 rules/rise_of_totalitarianism/rules.yaml:1936:11\n9199 rules/rise_of_totalitarianism/rules.yaml:1937:11\n9200 rules/rise_of_totalitarianism/rules.yaml:1938:15\n9201 rules/rise_of_totalitarianism/rules.yaml:1939:15\n9202 rules/rise_of_totalitarianism/rules.yaml:1940:15\n9203 rules/rise_of_totalitarianism/rules.yaml:1941:15\n9204 rules/rise_of_totalitarianism/rules.yaml:1942:15\n9206 rules/rise_of_totalitarianism/rules.yaml:1943:15\n9218 rules/rise_of_totalitarianism/flow.yaml:23:3\n9255 rules/rise_of_totalitarianism/flow.yaml:27:7\n9257 rules/rise_of_totalitarianism/flow.yaml:28:7\n9258 rules/rise_of_totalitarianism/flow.yaml:29:7\n9259 rules/rise_of_totalitarianism/flow.yaml:30:7\n9270 rules/rise_of_totalitarianism/flow.yaml:31:11\n9275 rules/rise_of_totalitarianism/flow.yaml:32:11\n9284 rules/rise_of_totalitarianism/flow.yaml:33:15\n9296 rules/rise_of_totalitarianism/flow.yaml:34:15\n9297 rules/rise_of_totalitarianism/flow.yaml:35:19\n9300 rules/rise_of_totalitarianism/flow.yaml:36:19\n9304 rules/rise_of_totalitarianism/flow.yaml:37:7\n9311 rules/rise_of_totalitarianism/flow.yaml:38:7\n9312 rules/rise_of_totalitarianism/flow.yaml:39:11\n9313 rules/rise_of_totalitarianism/flow.yaml:40:15\n9330 rules/rise_of_totalitarianism/flow.yaml:41:15\n9331 rules/rise_of_totalitarianism/flow.yaml:42:11\n9332 rules/rise_of_totalitarianism/flow.yaml:43:7\n9336 rules/rise_of_totalitarianism/flow.yaml:44:7\n9337 rules/rise_of_totalitarianism/flow.yaml:45:11\n9340 rules/rise_of_totalitarianism/flow.yaml:46:11\n9341 rules/rise_of_totalitarianism/flow.yaml:47:7\n9342 rules/rise_of_totalitarianism/flow.yaml:48:11\n9343 rules/rise_of_totalitarianism/flow.yaml:49:7\n9357 rules/rise_of_totalitarianism/flow.yaml:50:11\n9363 rules/rise_of_totalitarianism/flow.yaml:51:11\n9364 rules/rise_of_totalitarianism/flow.yaml:52:15\n9365 rules/rise_of_totalitarianism/flow.yaml:53:15\n9375 rules/rise_of_totalitarianism/flow.yaml:54:15\n9382 rules/rise_of_totalitarianism/flow.yaml:55:15\n9383 rules/rise_of_totalitarianism/flow.yaml:56:15\n9387 rules/rise_of_totalitarianism/flow.yaml:57:7\n9394 rules/rise_of_totalitarianism/flow.yaml:58:7\n9405 rules/rise_of_totalitarianism/flow.yaml:59:11\n9406 rules/rise_of_totalitarianism/flow.yaml:60:11\n9421 rules/rise_of_totalitarianism/flow.yaml:61:15\n9439 rules/rise_of_totalitarianism/flow.yaml:62:15\n9440 rules/rise_of_totalitarianism/flow.yaml:63:19\n9442 rules/rise_of_totalitarianism/flow.yaml:65:19\n9445 rules/rise_of_totalitarianism/flow.yaml:66:19\n9468 rules/rise_of_totalitarianism/flow.yaml:84:3\n9474 rules/rise_of_totalitarianism/flow.yaml:84:3\n9485 rules/rise_of_totalitarianism/flow.yaml:88:7\n9486 rules/rise_of_totalitarianism/flow.yaml:89:11\n9487 rules/rise_of_totalitarianism/flow.yaml:90:15\n9488 rules/rise_of_totalitarianism/flow.yaml:91:7\n9489 rules/rise_of_totalitarianism/flow.yaml:92:7\n9490 rules/rise_of_totalitarianism/flow.yaml:93:7\n9491 rules/rise_of_totalitarianism/flow.yaml:94:7\n9492 rules/rise_of_totalitarianism/flow.yaml:95:7\n9498 rules/rise_of_totalitarianism/flow.yaml:96:7\n9504 rules/rise_of_totalitarianism/flow.yaml:97:7\n9510 rules/rise_of_totalitarianism/flow.yaml:98:7\n9511 rules/rise_of_totalitarianism/flow.yaml:99:7\n9521 rules/rise_of_totalitarianism/flow.yaml:16:3\n9536 rules/rise_of_totalitarianism/flow.yaml:20:7\n9537 rules/rise_of_totalitarianism/flow.yaml:21:7\n9552 rules/rise_of_totalitarianism/flow.yaml:68:3\n9574 rules/rise_of_totalitarianism/flow.yaml:72:7\n9588 rules/rise_of_totalitarianism/flow.yaml:73:11\n9590 rules/rise_of_totalitarianism/flow.yaml:74:11\n9591 rules/rise_of_totalitarianism/flow.yaml:75:11\n9598 rules/rise_of_totalitarianism/flow.yaml:76:11\n9605 rules/rise_of_totalitarianism/flow.yaml:77:11\n9619 rules/rise_of_totalitarianism/flow.yaml:78:15\n9624 rules/rise_of_totalitarianism/flow.yaml:79:11\n9631 rules/rise_of_totalitarianism/flow.yaml:80:11\n9636 rules/rise_of_totalitarianism/flow.yaml:81:7\n9637 rules/rise_of_totalitarianism/flow.yaml:82:11\n9655 rules/rise_of_totalitarianism/rules.yaml:2154:7\n9663 rules/rise_of_totalitarianism/rules.yaml:2155:7\n9666 rules/rise_of_totalitarianism/rules.yaml:2156:7\n9667 rules/rise_of_totalitarianism/rules.yaml:2157:7\n9668 rules/rise_of_totalitarianism/rules.yaml:2158:7\n9684 rules/rise_of_totalitarianism/rules.yaml:2128:7\n9695 rules/rise_of_totalitarianism/rules.yaml:2129:7\n9696 rules/rise_of_totalitarianism/rules.yaml:2130:7\n9697 rules/rise_of_totalitarianism/rules.yaml:2131:11\n9698 rules/rise_of_totalitarianism/rules.yaml:2132:15\n9699 rules/rise_of_totalitarianism/rules.yaml:2133:19\n9700 rules/rise_of_totalitarianism/rules.yaml:2134:19\n9701 rules/rise_of_totalitarianism/rules.yaml:2135:19\n9702 rules/rise_of_totalitarianism/rules.yaml:2136:7\n9703 rules/rise_of_totalitarianism/rules.yaml:2137:7"

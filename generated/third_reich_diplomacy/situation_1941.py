@@ -116,7 +116,7 @@ LAYOUT: tuple[Any, ...] = (
     ("g.window__activation_attempts__depth", 70, 1, "int", None, "all", False, 0, None, (0,)),
     ("p.dps", 71, 6, "int", None, "all", False, -30, 40, (0,) * 6),
     ("p.aid_brps", 77, 6, "int", None, "all", False, 0, 100, (0,) * 6),
-    ("p.shared_pick", 83, 6, "ref", "player", "all", True, None, None, (None,) * 6),
+    ("p.shared_pick", 83, 6, "ref", "player", "all", True, None, None, (-1,) * 6),
     ("p.yss_brps", 89, 6, "int", None, "all", False, 0, 999, (250, 85, 140, 0, 0, 125)),
     (
         "p.conquered",
@@ -361,9 +361,9 @@ LAYOUT: tuple[Any, ...] = (
         True,
         None,
         None,
-        (*(None, 0, 0, 0), *(None,) * 19),
+        (*(-1, 0, 0, 0), *(-1,) * 19),
     ),
-    ("e.country.closest_allied", 363, 23, "ref", "player", "all", True, None, None, (None,) * 23),
+    ("e.country.closest_allied", 363, 23, "ref", "player", "all", True, None, None, (-1,) * 23),
     (
         "e.country.german_factors",
         386,

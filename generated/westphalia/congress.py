@@ -125,7 +125,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.units", 49, 6, "int", None, "all", False, 0, 64, (6, 6, 5, 8, 5, 3)),
     ("p.ships", 55, 6, "int", None, "all", False, 0, 6, (0,) * 6),
     ("p.commerce", 61, 6, "set", "commerce", "all", False, None, None, (0,) * 6),
-    ("p.goal", 67, 6, "ref", "goal", "owner", True, None, None, (None,) * 6),
+    ("p.goal", 67, 6, "ref", "goal", "owner", True, None, None, (-1,) * 6),
     ("p.unrest_pick", 73, 6, "int", None, "all", False, 0, 2, (0,) * 6),
     ("p.won", 79, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("p.score", 85, 6, "int", None, "all", False, -999, 999, (-999,) * 6),

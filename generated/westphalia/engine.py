@@ -44,6 +44,7 @@ from rulecraft.runtime.prelude import pick_optional as _pick_optional
 from rulecraft.runtime.prelude import programs as _programs
 from rulecraft.runtime.prelude import reach as _reach  # noqa: F401
 from rulecraft.runtime.prelude import reachable as _reachable
+from rulecraft.runtime.prelude import ref as _ref
 from rulecraft.runtime.prelude import remove as _remove  # noqa: F401
 from rulecraft.runtime.prelude import report as _report  # noqa: F401
 from rulecraft.runtime.prelude import report_options as _report_options  # noqa: F401
@@ -58,6 +59,7 @@ from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
 from rulecraft.runtime.prelude import terms as _terms  # noqa: F401
 from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq
+from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
@@ -65,7 +67,7 @@ from rulecraft.runtime.prelude import wait as _wait
 # `rulecraft test` can fix.
 
 #: the runtime interface this engine was generated for (rulecraft.runtime.layout.ABI)
-ABI: Final = 2
+ABI: Final = 3
 #: the rulecraft version that generated it
 GENERATED_BY: Final = "0.1.0"
 
@@ -645,8 +647,8 @@ class WestphaliaRules:
             if _w6:
                 _w1 = False
                 for v_a__1 in (
-                    self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-                    if S[self.o_e_army__location + v_x] is not None
+                    self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
+                    if N[self.o_e_army__location + v_x] >= 0
                     else []
                 ):
                     _w3 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
@@ -666,7 +668,11 @@ class WestphaliaRules:
                         _w4 = False
                         for v_y__1 in self.all_army:
                             if (
-                                S[self.o_e_army__location + v_y__1] == v_a__1
+                                (
+                                    S[self.o_e_army__location + v_y__1] == v_a__1
+                                    if v_a__1 is not None
+                                    else N[self.o_e_army__location + v_y__1] < 0
+                                )
                                 and _has(
                                     N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                     self.s_e_army__owner[v_y__1],
@@ -685,7 +691,7 @@ class WestphaliaRules:
         if v_k == self.k_action__claim:
             _w7 = False
             for v_q__10 in self.all_player:
-                if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x]):
+                if self.f_claimable(S, v_x, v_q__10, _ref(N[self.o_e_army__location + v_x])):
                     _w7 = True
                     break
             return _w7
@@ -707,9 +713,10 @@ class WestphaliaRules:
 
     def f_can_trace(self, S: list[Any], v_w: int, v_a: Any) -> bool:
         """Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:177:3]"""
+        N: list[int] = S
         _w3 = []
         for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ()):
-            _w5 = v_b == v_a or v_b == S[self.o_e_army__location + v_w]
+            _w5 = v_b == v_a or N[self.o_e_army__location + v_w] == v_b
             if not _w5:
                 _w4 = False
                 for v_q__1 in self.all_player:
@@ -723,7 +730,7 @@ class WestphaliaRules:
                 _w3.append(v_b)
         v_through = _w3
         return v_a in _reachable(
-            self.s_e_area__adjacent, S[self.o_e_army__location + v_w], set(v_through)
+            self.s_e_area__adjacent, _ref(N[self.o_e_army__location + v_w]), set(v_through)
         )
 
     def f_claim_markers(self, S: list[Any], v_p: int) -> int:
@@ -747,10 +754,11 @@ class WestphaliaRules:
 
     def f_claim_targets(self, S: list[Any], v_x: int) -> Any:
         "claim_targets [rules/westphalia/rules.yaml:161:3]"
+        N: list[int] = S
         return [
             v_q
             for v_q in self.all_player
-            if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x])
+            if self.f_claimable(S, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
         ]
 
     def f_claimable(self, S: list[Any], v_x: int, v_q: int, v_a: Any) -> bool:
@@ -772,6 +780,7 @@ class WestphaliaRules:
 
     def f_deal__claim__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         """deal__claim__from (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"""
+        N: list[int] = S
         _w3 = []
         for v_a in self.all_area:
             _w5 = self.f_points_of(S, v_giver, v_a) > 0
@@ -780,7 +789,7 @@ class WestphaliaRules:
                 for v_x__1 in self.ix_army__owner__theater.get(
                     (v_giver, self.s_e_area__theater[v_a]), ()
                 ):
-                    if S[self.o_e_army__location + v_x__1] is not None:
+                    if N[self.o_e_army__location + v_x__1] >= 0:
                         _w4 = True
                         break
                 _w5 = _w4
@@ -792,6 +801,7 @@ class WestphaliaRules:
 
     def f_deal__claim__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
         """deal__claim__keep (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"""
+        N: list[int] = S
         _w2 = []
         _w3 = 0
         for v_a__3 in self.all_area:
@@ -802,7 +812,7 @@ class WestphaliaRules:
             for v_x__1 in self.ix_army__owner__theater.get(
                 (v_receiver, self.s_e_area__theater[v_x]), ()
             ):
-                if S[self.o_e_army__location + v_x__1] is not None:
+                if N[self.o_e_army__location + v_x__1] >= 0:
                     _w4 = True
                     break
             if _w4 and (
@@ -815,6 +825,7 @@ class WestphaliaRules:
 
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"""
+        N: list[int] = S
         _w5 = []
         _w6 = 0
         for v_a__4 in self.all_area:
@@ -827,7 +838,7 @@ class WestphaliaRules:
                 for v_x__1 in self.ix_army__owner__theater.get(
                     (v_giver, self.s_e_area__theater[v_x]), ()
                 ):
-                    if S[self.o_e_army__location + v_x__1] is not None:
+                    if N[self.o_e_army__location + v_x__1] >= 0:
                         _w7 = True
                         break
                 _w8 = _w7
@@ -839,7 +850,7 @@ class WestphaliaRules:
                 for v_x__2 in self.ix_army__owner__theater.get(
                     (v_receiver, self.s_e_area__theater[v_x]), ()
                 ):
-                    if S[self.o_e_army__location + v_x__2] is not None:
+                    if N[self.o_e_army__location + v_x__2] >= 0:
                         _w9 = True
                         break
                 _w10 = _w9 and (
@@ -872,11 +883,12 @@ class WestphaliaRules:
 
     def f_deal__keep_out__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         """deal__keep_out__options (WEST-1-04) [rules/westphalia/rules.yaml:875:5]"""
+        N: list[int] = S
         _w4 = []
         _h1 = [
             self.s_e_army__theater[v_y]
             for v_y in self.ixt_army__owner[v_giver if v_giver is not None else -1]
-            if S[self.o_e_army__location + v_y] is not None
+            if N[self.o_e_army__location + v_y] >= 0
         ]
         for v_x in self.all_area:
             _w7 = self.c_keep_out_any_area or (
@@ -1001,10 +1013,11 @@ class WestphaliaRules:
     def f_enemy_armies_in(self, S: list[Any], v_p: int, v_a: Any) -> Any:
         "enemy_armies_in [rules/westphalia/rules.yaml:138:3]"
         N: list[int] = S
+        _k_v_a: int = -1 if v_a is None else v_a
         return [
             v_x
             for v_x in self.all_army
-            if S[self.o_e_army__location + v_x] == v_a
+            if N[self.o_e_army__location + v_x] == _k_v_a
             and _has(N[self.o_p_hostile_to + v_p], self.s_e_army__owner[v_x])
         ]
 
@@ -1042,8 +1055,8 @@ class WestphaliaRules:
             v_s += len(S[self.o_g_unrest_deck])
         if self.s_p_minor[v_p]:
             v_s += N[self.o_g_liberties]
-        if self.s_p_hre_power[v_p] and S[self.o_p_goal + self.k_player__austria] is not None:
-            v_s += self.s_e_goal__hre_vps[S[self.o_p_goal + self.k_player__austria]]
+        if self.s_p_hre_power[v_p] and N[self.o_p_goal + self.k_player__austria] >= 0:
+            v_s += self.s_e_goal__hre_vps[_ref(N[self.o_p_goal + self.k_player__austria])]
         return v_s
 
     def f_friendly(self, S: list[Any], v_p: int, v_q: int) -> bool:
@@ -1087,9 +1100,10 @@ class WestphaliaRules:
 
     def f_has_army_in(self, S: list[Any], v_p: Any, v_t: Any) -> bool:
         """Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:100:3]"""
+        N: list[int] = S
         _w1 = False
         for v_x in self.ix_army__owner__theater.get((v_p, v_t), ()):
-            if S[self.o_e_army__location + v_x] is not None:
+            if N[self.o_e_army__location + v_x] >= 0:
                 _w1 = True
                 break
         return _w1
@@ -1135,7 +1149,7 @@ class WestphaliaRules:
         if v_p == self.k_player__spain:
             return v_d < self.c_spain_debt_limit
         if v_p == self.k_player__austria:
-            v_g = S[self.o_p_goal + self.k_player__austria]
+            v_g = _ref(N[self.o_p_goal + self.k_player__austria])
             _w2 = v_g is not None
             if _w2:
                 _w1 = 0
@@ -1182,7 +1196,7 @@ class WestphaliaRules:
         if v_p == self.k_player__spain:
             return N[self.o_p_debt + self.k_player__spain] < self.c_spain_debt_limit
         if v_p == self.k_player__austria:
-            v_g = S[self.o_p_goal + self.k_player__austria]
+            v_g = _ref(N[self.o_p_goal + self.k_player__austria])
             if v_g is None:
                 return False
             _w1 = 0
@@ -1226,8 +1240,8 @@ class WestphaliaRules:
         N: list[int] = S
         _w5 = []
         for v_a in (
-            self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-            if S[self.o_e_army__location + v_x] is not None
+            self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
+            if N[self.o_e_army__location + v_x] >= 0
             else []
         ):
             _w7 = self.s_e_area__theater[v_a] == self.s_e_army__theater[v_x]
@@ -1243,7 +1257,11 @@ class WestphaliaRules:
                 _w8 = False
                 for v_y in self.all_army:
                     if (
-                        S[self.o_e_army__location + v_y] == v_a
+                        (
+                            S[self.o_e_army__location + v_y] == v_a
+                            if v_a is not None
+                            else N[self.o_e_army__location + v_y] < 0
+                        )
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_y],
@@ -1310,7 +1328,7 @@ class WestphaliaRules:
         N: list[int] = S
         _w1 = 0
         for v_x in self.ixt_army__owner[v_p if v_p is not None else -1]:
-            if S[self.o_e_army__location + v_x] is not None:
+            if N[self.o_e_army__location + v_x] >= 0:
                 _w1 += 1
         v_armies_on_map = _w1
         _w3 = (
@@ -1371,7 +1389,11 @@ class WestphaliaRules:
             if _w9:
                 _w8 = False
                 for v_x__9 in self.all_army:
-                    if S[self.o_e_army__location + v_x__9] == v_a and _has(
+                    if (
+                        S[self.o_e_army__location + v_x__9] == v_a
+                        if v_a is not None
+                        else N[self.o_e_army__location + v_x__9] < 0
+                    ) and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__9],
                     ):
@@ -1394,16 +1416,20 @@ class WestphaliaRules:
                 v_a_2
                 for v_a_2 in _reachable(
                     self.s_e_area__adjacent,
-                    S[self.o_e_army__location + v_x],
-                    set([*v_safe, *[S[self.o_e_army__location + v_x]]]),
+                    _ref(N[self.o_e_army__location + v_x]),
+                    set([*v_safe, *[_ref(N[self.o_e_army__location + v_x])]]),
                 )
-                if v_a_2 != S[self.o_e_army__location + v_x]
+                if (
+                    S[self.o_e_army__location + v_x] != v_a_2
+                    if v_a_2 is not None
+                    else N[self.o_e_army__location + v_x] >= 0
+                )
             ]
-        if S[self.o_e_army__location + v_x] is None:
+        if N[self.o_e_army__location + v_x] < 0:
             return []
         return [
             v_a_3
-            for v_a_3 in self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+            for v_a_3 in self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
             if v_a_3 in v_safe
         ]
 
@@ -1766,13 +1792,13 @@ class WestphaliaRules:
         for v_x in self.ixt_army__owner[
             self.k_player__dutch if self.k_player__dutch is not None else -1
         ]:
-            if S[self.o_e_army__location + v_x] is not None:
+            if N[self.o_e_army__location + v_x] >= 0:
                 _clamp = S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x]
                 S[self.o_p_units + self.k_player__dutch] = (
                     0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
                 S[self.o_e_army__units + v_x] = 0
-                S[self.o_e_army__location + v_x] = None
+                S[self.o_e_army__location + v_x] = -1
         if S[_LOG] is not False:
             _log(S, 5, ())
 
@@ -1953,11 +1979,11 @@ class WestphaliaRules:
             else:
                 if S[_LOG] is not False:
                     _log(S, 44, (v_p, N[self.o_p_debt + v_p]))
-        if S[self.o_p_goal + self.k_player__austria] is not None:
+        if N[self.o_p_goal + self.k_player__austria] >= 0:
             S[self.o_p_goal_seen + self.k_player__austria] |= (1 << self.n_player) - 1
             S[_REVEALS] += 1
             if S[_LOG] is not False:
-                _log(S, 45, (S[self.o_p_goal + self.k_player__austria],))
+                _log(S, 45, (_ref(N[self.o_p_goal + self.k_player__austria]),))
         v_winners = [v_p_2 for v_p_2 in self.all_player if S[self.o_p_won + v_p_2]]
         if len(v_winners) < 6:
             _end(S, v_winners, "Victory Conditions after Debt Resolution", True)
@@ -2014,8 +2040,8 @@ class WestphaliaRules:
                 if v_k_2 == self.k_action__march:
                     _w5 = []
                     for v_a__1 in (
-                        self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-                        if S[self.o_e_army__location + v_x] is not None
+                        self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
+                        if N[self.o_e_army__location + v_x] >= 0
                         else []
                     ):
                         _w7 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
@@ -2035,7 +2061,11 @@ class WestphaliaRules:
                             _w8 = False
                             for v_y__1 in self.all_army:
                                 if (
-                                    S[self.o_e_army__location + v_y__1] == v_a__1
+                                    (
+                                        S[self.o_e_army__location + v_y__1] == v_a__1
+                                        if v_a__1 is not None
+                                        else N[self.o_e_army__location + v_y__1] < 0
+                                    )
                                     and _has(
                                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                         self.s_e_army__owner[v_y__1],
@@ -2049,13 +2079,17 @@ class WestphaliaRules:
                         if _w9:
                             _w5.append(v_a__1)
                     v_dest = _pick(R, _w5)
-                    S[self.o_e_army__location + v_x] = v_dest
+                    S[self.o_e_army__location + v_x] = _unref(v_dest)
                     _clamp = S[self.o_g_moves] + 1
                     S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                     v_foes = [
                         v_x__10
                         for v_x__10 in self.all_army
-                        if S[self.o_e_army__location + v_x__10] == v_dest
+                        if (
+                            S[self.o_e_army__location + v_x__10] == v_dest
+                            if v_dest is not None
+                            else N[self.o_e_army__location + v_x__10] < 0
+                        )
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__10],
@@ -2073,17 +2107,22 @@ class WestphaliaRules:
                 elif v_k_2 == self.k_action__claim:
                     _w10 = []
                     for v_q__12 in self.all_player:
-                        if self.f_claimable(S, v_x, v_q__12, S[self.o_e_army__location + v_x]):
+                        if self.f_claimable(
+                            S, v_x, v_q__12, _ref(N[self.o_e_army__location + v_x])
+                        ):
                             _w10.append(v_q__12)
                     v_q: int = _pick(R, _w10)
-                    self.q_intercept(S, R, v_x, v_q, S[self.o_e_army__location + v_x])
+                    self.q_intercept(S, R, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
                     if S[self.o_g_intercepted]:
                         S[self.o_g_turn_over] = True
                         if not S[self.o_g_attacker_won] and self.f_claimable(
-                            S, v_x, v_q, S[self.o_e_army__location + v_x]
+                            S, v_x, v_q, _ref(N[self.o_e_army__location + v_x])
                         ):
                             self.p_transfer_point(
-                                S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
+                                S,
+                                _ref(N[self.o_e_army__location + v_x]),
+                                v_q,
+                                self.s_e_army__owner[v_x],
                             )
                             _clamp = S[self.o_e_army__units + v_x] - 1
                             S[self.o_e_army__units + v_x] = (
@@ -2091,7 +2130,10 @@ class WestphaliaRules:
                             )
                     else:
                         self.p_transfer_point(
-                            S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
+                            S,
+                            _ref(N[self.o_e_army__location + v_x]),
+                            v_q,
+                            self.s_e_army__owner[v_x],
                         )
                         _clamp = S[self.o_e_army__units + v_x] - 1
                         S[self.o_e_army__units + v_x] = (
@@ -2106,7 +2148,7 @@ class WestphaliaRules:
         v_mine = [
             v_x
             for v_x in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if S[self.o_e_army__location + v_x] is not None
+            if N[self.o_e_army__location + v_x] >= 0
         ]
         v_held = N[self.o_p_units + v_p]
         if len(v_mine) == 1:
@@ -2133,7 +2175,7 @@ class WestphaliaRules:
     def q_battle(self, S: list[Any], R: Any, v_att: int, v_defs: Any) -> None:
         """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:511:3]"""
         N: list[int] = S
-        v_where = S[self.o_e_army__location + v_att]
+        v_where = _ref(N[self.o_e_army__location + v_att])
         S[self.o_g_refused] = False
         S[self.o_g_attacker_won] = False
         for v_d in v_defs:
@@ -2141,8 +2183,16 @@ class WestphaliaRules:
             if len(v_r) > 0:
                 v_to = _pick_optional(R, _uniq(v_r))
                 if v_to is not None:
-                    S[self.o_e_army__location + v_d] = v_to
-        v_fighting = [v_d_2 for v_d_2 in v_defs if S[self.o_e_army__location + v_d_2] == v_where]
+                    S[self.o_e_army__location + v_d] = _unref(v_to)
+        v_fighting = [
+            v_d_2
+            for v_d_2 in v_defs
+            if (
+                S[self.o_e_army__location + v_d_2] == v_where
+                if v_where is not None
+                else N[self.o_e_army__location + v_d_2] < 0
+            )
+        ]
         if len(v_fighting) == 0:
             S[self.o_g_refused] = True
             S[self.o_g_attacker_won] = True
@@ -2200,16 +2250,18 @@ class WestphaliaRules:
 
     def q_claim_after_win(self, S: list[Any], R: Any, v_x: int, v_foes: Any) -> None:
         "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:571:3]"
+        N: list[int] = S
         v_ts = [
             v_q
             for v_q in self.all_player
-            if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x]) and v_q in v_foes
+            if self.f_claimable(S, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
+            and v_q in v_foes
         ]
         if len(v_ts) > 0:
             v_q_2 = _pick_optional(R, v_ts)
             if v_q_2 is not None:
                 self.p_transfer_point(
-                    S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
+                    S, _ref(N[self.o_e_army__location + v_x]), v_q_2, self.s_e_army__owner[v_x]
                 )
                 _clamp = S[self.o_e_army__units + v_x] - 1
                 S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
@@ -2234,14 +2286,14 @@ class WestphaliaRules:
                                 not S[self.o_g_intercepted]
                                 and self.s_e_army__theater[v_y] == self.s_e_area__theater[v_a]
                             )
-                            and S[self.o_e_army__location + v_y] is not None
+                            and N[self.o_e_army__location + v_y] >= 0
                         )
                         and N[self.o_e_army__units + v_y] > 0
                     ) and self.f_can_trace(S, v_y, v_a):
                         v_go = R() < 0.5
                         if v_go:
                             S[self.o_g_intercepted] = True
-                            S[self.o_e_army__location + v_y] = v_a
+                            S[self.o_e_army__location + v_y] = _unref(v_a)
                             self.q_battle(S, R, v_y, [v_x])
                             if S[self.o_g_attacker_won] and (not S[self.o_g_refused]):
                                 S[self.o_g_lost_battle] = True
@@ -2291,13 +2343,14 @@ class WestphaliaRules:
 
     def q_military_turn(self, S: list[Any], R: Any, v_p: Any) -> None:
         "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:664:3]"
+        N: list[int] = S
         if v_p == self.k_player__bavaria:
             self.p_recatholicize(S)
         S[self.o_g_lost_battle] = False
         v_mine = [
             v_x
             for v_x in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if S[self.o_e_army__location + v_x] is not None
+            if N[self.o_e_army__location + v_x] >= 0
         ]
         if len(v_mine) == 0:
             pass
@@ -2371,11 +2424,11 @@ class WestphaliaRules:
                     break
             _w12 = not _w9
             if _w12:
-                _w11 = v_a == S[self.o_e_army__location + v_x]
+                _w11 = N[self.o_e_army__location + v_x] == v_a
                 if not _w11:
                     _w10 = False
                     for v_x__10 in self.all_army:
-                        if S[self.o_e_army__location + v_x__10] == v_a and _has(
+                        if N[self.o_e_army__location + v_x__10] == v_a and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__10],
                         ):
@@ -2388,11 +2441,19 @@ class WestphaliaRules:
         v_passable = _w8
         _w17 = []
         for v_a_2 in v_friendly:
-            _w19 = v_a_2 != S[self.o_e_army__location + v_x]
+            _w19 = (
+                S[self.o_e_army__location + v_x] != v_a_2
+                if v_a_2 is not None
+                else N[self.o_e_army__location + v_x] >= 0
+            )
             if _w19:
                 _w18 = False
                 for v_x__12 in self.all_army:
-                    if S[self.o_e_army__location + v_x__12] == v_a_2 and _has(
+                    if (
+                        S[self.o_e_army__location + v_x__12] == v_a_2
+                        if v_a_2 is not None
+                        else N[self.o_e_army__location + v_x__12] < 0
+                    ) and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__12],
                     ):
@@ -2411,7 +2472,7 @@ class WestphaliaRules:
                 _w21
                 and _path_cost(
                     self.s_e_area__adjacent,
-                    S[self.o_e_army__location + v_x],
+                    _ref(N[self.o_e_army__location + v_x]),
                     v_a_2,
                     set(v_friendly),
                     set(v_passable),
@@ -2425,7 +2486,7 @@ class WestphaliaRules:
                 v_a_3
                 for v_a_3 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
                 if self.s_e_army__owner[v_x] in self.s_e_area__home_of[v_a_3]
-                and v_a_3 != S[self.o_e_army__location + v_x]
+                and N[self.o_e_army__location + v_x] != v_a_3
             ]
             v_passable = [
                 v_a_4 for v_a_4 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
@@ -2436,7 +2497,7 @@ class WestphaliaRules:
                 0,
                 _path_cost(
                     self.s_e_area__adjacent,
-                    S[self.o_e_army__location + v_x],
+                    _ref(N[self.o_e_army__location + v_x]),
                     v_d,
                     set(v_friendly),
                     set(v_passable),
@@ -2444,7 +2505,7 @@ class WestphaliaRules:
             )
             _clamp = S[self.o_e_army__units + v_x] - v_cost
             S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
-            S[self.o_e_army__location + v_x] = v_d
+            S[self.o_e_army__location + v_x] = _unref(v_d)
         else:
             pass
 
@@ -2464,7 +2525,7 @@ class WestphaliaRules:
         ]
         v_keep: int = _pick(R, v_drawn)
         S[self.o_p_goal_seen + self.k_player__austria] = 0
-        S[self.o_p_goal + self.k_player__austria] = v_keep
+        S[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
         S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
 
     def q_talks(self, S: list[Any], R: Any) -> None:
@@ -2712,7 +2773,7 @@ class WestphaliaRules:
                     self.s_e_army__owner[v_x],
                     4,
                     tuple(v_acts),
-                    (v_x, N[self.o_e_army__units + v_x], S[self.o_e_army__location + v_x]),
+                    (v_x, N[self.o_e_army__units + v_x], _ref(N[self.o_e_army__location + v_x])),
                 )
             if pc == 5:
                 if F is not None:
@@ -2725,7 +2786,7 @@ class WestphaliaRules:
                     pc = 14
                 else:
                     S[self.o_g_turn_over] = True
-                    _log(S, 32, (v_x, S[self.o_e_army__location + v_x]))
+                    _log(S, 32, (v_x, _ref(N[self.o_e_army__location + v_x])))
                     pc = 2
                     continue
             if pc == 6:
@@ -2741,8 +2802,8 @@ class WestphaliaRules:
                         [
                             v_a__1
                             for v_a__1 in (
-                                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-                                if S[self.o_e_army__location + v_x] is not None
+                                self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
+                                if N[self.o_e_army__location + v_x] >= 0
                                 else []
                             )
                             if (
@@ -2766,7 +2827,11 @@ class WestphaliaRules:
                             and (
                                 not any(
                                     (
-                                        S[self.o_e_army__location + v_y__1] == v_a__1
+                                        (
+                                            S[self.o_e_army__location + v_y__1] == v_a__1
+                                            if v_a__1 is not None
+                                            else N[self.o_e_army__location + v_y__1] < 0
+                                        )
                                         and _has(
                                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                             self.s_e_army__owner[v_y__1],
@@ -2780,21 +2845,25 @@ class WestphaliaRules:
                             )
                         ]
                     ),
-                    (v_x, S[self.o_e_army__location + v_x]),
+                    (v_x, _ref(N[self.o_e_army__location + v_x])),
                 )
             if pc == 7:
                 if F is not None:
                     v_x, v__runs = F[2:]
                     F = None
                 v_dest = v
-                S[self.o_e_army__location + v_x] = v_dest
+                S[self.o_e_army__location + v_x] = _unref(v_dest)
                 _clamp = S[self.o_g_moves] + 1
                 S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                 _log(S, 28, (v_x, v_dest))
                 v_foes = [
                     v_x__10
                     for v_x__10 in self.all_army
-                    if S[self.o_e_army__location + v_x__10] == v_dest
+                    if (
+                        S[self.o_e_army__location + v_x__10] == v_dest
+                        if v_dest is not None
+                        else N[self.o_e_army__location + v_x__10] < 0
+                    )
                     and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__10],
@@ -2847,19 +2916,25 @@ class WestphaliaRules:
                         [
                             v_q__12
                             for v_q__12 in self.all_player
-                            if self.f_claimable(S, v_x, v_q__12, S[self.o_e_army__location + v_x])
+                            if self.f_claimable(
+                                S, v_x, v_q__12, _ref(N[self.o_e_army__location + v_x])
+                            )
                         ]
                     ),
-                    (S[self.o_e_army__location + v_x],),
+                    (_ref(N[self.o_e_army__location + v_x]),),
                 )
             if pc == 15:
                 if F is not None:
                     v_x, v__runs = F[2:]
                     F = None
                 v_q = v
-                _log(S, 30, (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]))
+                _log(
+                    S, 30, (self.s_e_army__owner[v_x], v_q, _ref(N[self.o_e_army__location + v_x]))
+                )
                 if (
-                    self.r_intercept(S, None, None, v_x, v_q, S[self.o_e_army__location + v_x])
+                    self.r_intercept(
+                        S, None, None, v_x, v_q, _ref(N[self.o_e_army__location + v_x])
+                    )
                     is SUSPEND
                 ):
                     return _wait(S, (5, 16, v_x, v__runs, v_q))
@@ -2871,10 +2946,13 @@ class WestphaliaRules:
                 if S[self.o_g_intercepted]:
                     S[self.o_g_turn_over] = True
                     if not S[self.o_g_attacker_won] and self.f_claimable(
-                        S, v_x, v_q, S[self.o_e_army__location + v_x]
+                        S, v_x, v_q, _ref(N[self.o_e_army__location + v_x])
                     ):
                         self.p_transfer_point(
-                            S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
+                            S,
+                            _ref(N[self.o_e_army__location + v_x]),
+                            v_q,
+                            self.s_e_army__owner[v_x],
                         )
                         _clamp = S[self.o_e_army__units + v_x] - 1
                         S[self.o_e_army__units + v_x] = (
@@ -2883,17 +2961,25 @@ class WestphaliaRules:
                         _log(
                             S,
                             31,
-                            (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]),
+                            (
+                                self.s_e_army__owner[v_x],
+                                v_q,
+                                _ref(N[self.o_e_army__location + v_x]),
+                            ),
                         )
                 else:
                     self.p_transfer_point(
-                        S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
+                        S, _ref(N[self.o_e_army__location + v_x]), v_q, self.s_e_army__owner[v_x]
                     )
                     _clamp = S[self.o_e_army__units + v_x] - 1
                     S[self.o_e_army__units + v_x] = (
                         0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
-                    _log(S, 22, (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]))
+                    _log(
+                        S,
+                        22,
+                        (self.s_e_army__owner[v_x], v_q, _ref(N[self.o_e_army__location + v_x])),
+                    )
                 pc = 2
                 continue
             if pc == 19:
@@ -2916,7 +3002,7 @@ class WestphaliaRules:
             v_mine = [
                 v_x
                 for v_x in self.ixt_army__owner[v_p if v_p is not None else -1]
-                if S[self.o_e_army__location + v_x] is not None
+                if N[self.o_e_army__location + v_x] >= 0
             ]
             v_held = N[self.o_p_units + v_p]
             if len(v_mine) == 1:
@@ -2988,7 +3074,7 @@ class WestphaliaRules:
             raise RulesError(f"routine battle: no resume point {pc}")
         while True:
             if pc == 0:
-                v_where = S[self.o_e_army__location + v_att]
+                v_where = _ref(N[self.o_e_army__location + v_att])
                 S[self.o_g_refused] = False
                 S[self.o_g_attacker_won] = False
                 v__it = tuple(v_defs)
@@ -3067,13 +3153,19 @@ class WestphaliaRules:
                     F = None
                 v_to = v
                 if v_to is not None:
-                    S[self.o_e_army__location + v_d] = v_to
+                    S[self.o_e_army__location + v_d] = _unref(v_to)
                     _log(S, 16, (self.s_e_army__owner[v_d], v_d, v_to))
                 pc = 1
                 continue
             if pc == 6:
                 v_fighting = [
-                    v_d_2 for v_d_2 in v_defs if S[self.o_e_army__location + v_d_2] == v_where
+                    v_d_2
+                    for v_d_2 in v_defs
+                    if (
+                        S[self.o_e_army__location + v_d_2] == v_where
+                        if v_where is not None
+                        else N[self.o_e_army__location + v_d_2] < 0
+                    )
                 ]
                 if len(v_fighting) == 0:
                     S[self.o_g_refused] = True
@@ -3190,6 +3282,7 @@ class WestphaliaRules:
         self, S: list[Any], F: Any, v: Any, v_x: Any = None, v_foes: Any = None
     ) -> Any:
         "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:571:3]"
+        N: list[int] = S
         v_ts: Any = None
         v_q_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3200,7 +3293,8 @@ class WestphaliaRules:
             v_ts = [
                 v_q
                 for v_q in self.all_player
-                if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x]) and v_q in v_foes
+                if self.f_claimable(S, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
+                and v_q in v_foes
             ]
             if len(v_ts) > 0:
                 pc = 1
@@ -3216,7 +3310,7 @@ class WestphaliaRules:
                 self.s_e_army__owner[v_x],
                 2,
                 tuple(v_ts),
-                (v_x, S[self.o_e_army__location + v_x]),
+                (v_x, _ref(N[self.o_e_army__location + v_x])),
             )
         if pc == 2:
             if F is not None:
@@ -3225,11 +3319,15 @@ class WestphaliaRules:
             v_q_2 = v
             if v_q_2 is not None:
                 self.p_transfer_point(
-                    S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
+                    S, _ref(N[self.o_e_army__location + v_x]), v_q_2, self.s_e_army__owner[v_x]
                 )
                 _clamp = S[self.o_e_army__units + v_x] - 1
                 S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
-                _log(S, 22, (self.s_e_army__owner[v_x], v_q_2, S[self.o_e_army__location + v_x]))
+                _log(
+                    S,
+                    22,
+                    (self.s_e_army__owner[v_x], v_q_2, _ref(N[self.o_e_army__location + v_x])),
+                )
             pc = 3
         if pc == 3:
             return None
@@ -3296,7 +3394,7 @@ class WestphaliaRules:
                             not S[self.o_g_intercepted]
                             and self.s_e_army__theater[v_y] == self.s_e_area__theater[v_a]
                         )
-                        and S[self.o_e_army__location + v_y] is not None
+                        and N[self.o_e_army__location + v_y] >= 0
                     )
                     and N[self.o_e_army__units + v_y] > 0
                 ) and self.f_can_trace(S, v_y, v_a):
@@ -3329,7 +3427,7 @@ class WestphaliaRules:
             if pc == 8:
                 S[self.o_g_intercepted] = True
                 _log(S, 24, (v_r_2, v_y))
-                S[self.o_e_army__location + v_y] = v_a
+                S[self.o_e_army__location + v_y] = _unref(v_a)
                 if self.r_battle(S, None, None, v_y, [v_x]) is SUSPEND:
                     return _wait(S, (4, 9, v_x, v_q, v_a, v__it, v__i, v_r_2, v__it_2, v__i_2, v_y))
                 pc = 9
@@ -3346,6 +3444,7 @@ class WestphaliaRules:
 
     def r_military_turn(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:664:3]"
+        N: list[int] = S
         v_mine: Any = None
         v_one: Any = None
         v__it: Any = None
@@ -3363,7 +3462,7 @@ class WestphaliaRules:
                 v_mine = [
                     v_x
                     for v_x in self.ixt_army__owner[v_p if v_p is not None else -1]
-                    if S[self.o_e_army__location + v_x] is not None
+                    if N[self.o_e_army__location + v_x] >= 0
                 ]
                 if len(v_mine) == 0:
                     _log(S, 34, (v_p,))
@@ -3667,9 +3766,9 @@ class WestphaliaRules:
                     for v_q__8 in self.s_e_area__home_of[v_a]
                 )
                 and (
-                    v_a == S[self.o_e_army__location + v_x]
+                    N[self.o_e_army__location + v_x] == v_a
                     or not any(
-                        S[self.o_e_army__location + v_x__10] == v_a
+                        N[self.o_e_army__location + v_x__10] == v_a
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__10],
@@ -3683,10 +3782,18 @@ class WestphaliaRules:
                 for v_a_2 in v_friendly
                 if (
                     (
-                        v_a_2 != S[self.o_e_army__location + v_x]
+                        (
+                            S[self.o_e_army__location + v_x] != v_a_2
+                            if v_a_2 is not None
+                            else N[self.o_e_army__location + v_x] >= 0
+                        )
                         and (
                             not any(
-                                S[self.o_e_army__location + v_x__12] == v_a_2
+                                (
+                                    S[self.o_e_army__location + v_x__12] == v_a_2
+                                    if v_a_2 is not None
+                                    else N[self.o_e_army__location + v_x__12] < 0
+                                )
                                 and _has(
                                     N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                     self.s_e_army__owner[v_x__12],
@@ -3704,7 +3811,7 @@ class WestphaliaRules:
                 )
                 and _path_cost(
                     self.s_e_area__adjacent,
-                    S[self.o_e_army__location + v_x],
+                    _ref(N[self.o_e_army__location + v_x]),
                     v_a_2,
                     set(v_friendly),
                     set(v_passable),
@@ -3716,7 +3823,7 @@ class WestphaliaRules:
                     v_a_3
                     for v_a_3 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
                     if self.s_e_army__owner[v_x] in self.s_e_area__home_of[v_a_3]
-                    and v_a_3 != S[self.o_e_army__location + v_x]
+                    and N[self.o_e_army__location + v_x] != v_a_3
                 ]
                 v_passable = [
                     v_a_4 for v_a_4 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
@@ -3724,7 +3831,7 @@ class WestphaliaRules:
             if len(v_dests) > 0:
                 pc = 1
             else:
-                _log(S, 13, (v_x, S[self.o_e_army__location + v_x]))
+                _log(S, 13, (v_x, _ref(N[self.o_e_army__location + v_x])))
                 pc = 3
         if pc == 1:
             if F is not None:
@@ -3736,7 +3843,7 @@ class WestphaliaRules:
                 self.s_e_army__owner[v_x],
                 0,
                 tuple(v_dests),
-                (v_x, S[self.o_e_army__location + v_x]),
+                (v_x, _ref(N[self.o_e_army__location + v_x])),
             )
         if pc == 2:
             if F is not None:
@@ -3747,16 +3854,16 @@ class WestphaliaRules:
                 0,
                 _path_cost(
                     self.s_e_area__adjacent,
-                    S[self.o_e_army__location + v_x],
+                    _ref(N[self.o_e_army__location + v_x]),
                     v_d,
                     set(v_friendly),
                     set(v_passable),
                 ),
             )
-            _log(S, 12, (v_x, S[self.o_e_army__location + v_x], v_d, v_cost))
+            _log(S, 12, (v_x, _ref(N[self.o_e_army__location + v_x]), v_d, v_cost))
             _clamp = S[self.o_e_army__units + v_x] - v_cost
             S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
-            S[self.o_e_army__location + v_x] = v_d
+            S[self.o_e_army__location + v_x] = _unref(v_d)
             pc = 3
         if pc == 3:
             return None
@@ -3803,7 +3910,7 @@ class WestphaliaRules:
                 F = None
             v_keep = v
             S[self.o_p_goal_seen + self.k_player__austria] = 0
-            S[self.o_p_goal + self.k_player__austria] = v_keep
+            S[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
             S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
             _log(S, 79, ())
             return None
@@ -4405,4 +4512,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "643 rules/westphalia/rules.yaml:171:7\n644 rules/westphalia/rules.yaml:172:11\n685 rules/westphalia/rules.yaml:173:7\n686 rules/westphalia/rules.yaml:174:11\n692 rules/westphalia/rules.yaml:175:7\n696 rules/westphalia/rules.yaml:327:7\n697 rules/westphalia/rules.yaml:328:11\n698 rules/westphalia/rules.yaml:329:7\n699 rules/westphalia/rules.yaml:330:11\n700 rules/westphalia/rules.yaml:331:7\n701 rules/westphalia/rules.yaml:332:11\n702 rules/westphalia/rules.yaml:333:7\n703 rules/westphalia/rules.yaml:334:11\n704 rules/westphalia/rules.yaml:335:7\n705 rules/westphalia/rules.yaml:336:11\n706 rules/westphalia/rules.yaml:337:7\n710 rules/westphalia/rules.yaml:183:7\n725 rules/westphalia/rules.yaml:184:7\n731 rules/westphalia/rules.yaml:233:7\n732 rules/westphalia/rules.yaml:234:11\n737 rules/westphalia/rules.yaml:235:7\n738 rules/westphalia/rules.yaml:236:11\n743 rules/westphalia/rules.yaml:237:7\n750 rules/westphalia/rules.yaml:165:7\n759 rules/westphalia/rules.yaml:159:7\n775 rules/westphalia/rules.yaml:780:1\n795 rules/westphalia/rules.yaml:780:1\n818 rules/westphalia/rules.yaml:780:1\n857 rules/westphalia/rules.yaml:780:1\n862 rules/westphalia/rules.yaml:780:1\n867 rules/westphalia/rules.yaml:780:1\n871 rules/westphalia/rules.yaml:780:1\n875 rules/westphalia/rules.yaml:780:1\n906 rules/westphalia/rules.yaml:780:1\n918 rules/westphalia/rules.yaml:780:1\n929 rules/westphalia/rules.yaml:780:1\n938 rules/westphalia/rules.yaml:780:1\n943 rules/westphalia/rules.yaml:780:1\n955 rules/westphalia/rules.yaml:780:1\n967 rules/westphalia/rules.yaml:780:1\n975 rules/westphalia/rules.yaml:780:1\n980 rules/westphalia/rules.yaml:780:1\n1004 rules/westphalia/rules.yaml:142:7\n1014 rules/westphalia/rules.yaml:136:7\n1024 rules/westphalia/rules.yaml:307:7\n1025 rules/westphalia/rules.yaml:308:7\n1026 rules/westphalia/rules.yaml:309:11\n1031 rules/westphalia/rules.yaml:310:11\n1039 rules/westphalia/rules.yaml:311:7\n1040 rules/westphalia/rules.yaml:312:11\n1041 rules/westphalia/rules.yaml:313:7\n1042 rules/westphalia/rules.yaml:314:11\n1043 rules/westphalia/rules.yaml:315:7\n1044 rules/westphalia/rules.yaml:316:11\n1045 rules/westphalia/rules.yaml:317:7\n1046 rules/westphalia/rules.yaml:318:11\n1047 rules/westphalia/rules.yaml:319:7\n1052 rules/westphalia/rules.yaml:32:7\n1053 rules/westphalia/rules.yaml:33:11\n1054 rules/westphalia/rules.yaml:34:7\n1055 rules/westphalia/rules.yaml:35:11\n1056 rules/westphalia/rules.yaml:36:7\n1057 rules/westphalia/rules.yaml:37:11\n1058 rules/westphalia/rules.yaml:38:7\n1059 rules/westphalia/rules.yaml:39:11\n1060 rules/westphalia/rules.yaml:40:7\n1068 rules/westphalia/rules.yaml:75:7\n1077 rules/westphalia/rules.yaml:81:7\n1090 rules/westphalia/rules.yaml:106:7\n1099 rules/westphalia/rules.yaml:98:7\n1113 rules/westphalia/rules.yaml:24:7\n1117 rules/westphalia/rules.yaml:217:7\n1124 rules/westphalia/rules.yaml:209:7\n1129 rules/westphalia/rules.yaml:356:7\n1130 rules/westphalia/rules.yaml:357:7\n1131 rules/westphalia/rules.yaml:358:11\n1135 rules/westphalia/rules.yaml:359:7\n1136 rules/westphalia/rules.yaml:360:11\n1137 rules/westphalia/rules.yaml:361:7\n1138 rules/westphalia/rules.yaml:362:11\n1139 rules/westphalia/rules.yaml:363:11\n1156 rules/westphalia/rules.yaml:364:7\n1157 rules/westphalia/rules.yaml:365:11\n1167 rules/westphalia/rules.yaml:366:7\n1168 rules/westphalia/rules.yaml:367:11\n1169 rules/westphalia/rules.yaml:368:7\n1176 rules/westphalia/rules.yaml:286:7\n1177 rules/westphalia/rules.yaml:287:11\n1182 rules/westphalia/rules.yaml:288:7\n1183 rules/westphalia/rules.yaml:289:11\n1184 rules/westphalia/rules.yaml:290:7\n1185 rules/westphalia/rules.yaml:291:11\n1186 rules/westphalia/rules.yaml:292:11\n1187 rules/westphalia/rules.yaml:293:15\n1188 rules/westphalia/rules.yaml:294:11\n1203 rules/westphalia/rules.yaml:295:7\n1204 rules/westphalia/rules.yaml:296:11\n1214 rules/westphalia/rules.yaml:297:7\n1215 rules/westphalia/rules.yaml:298:11\n1219 rules/westphalia/rules.yaml:299:7\n1227 rules/westphalia/rules.yaml:151:7\n1261 rules/westphalia/rules.yaml:67:7\n1265 rules/westphalia/rules.yaml:88:7\n1272 rules/westphalia/rules.yaml:56:7\n1273 rules/westphalia/rules.yaml:57:11\n1274 rules/westphalia/rules.yaml:58:15\n1275 rules/westphalia/rules.yaml:59:11\n1276 rules/westphalia/rules.yaml:60:7\n1281 rules/westphalia/rules.yaml:379:7\n1282 rules/westphalia/rules.yaml:380:7\n1283 rules/westphalia/rules.yaml:381:11\n1284 rules/westphalia/rules.yaml:382:7\n1285 rules/westphalia/rules.yaml:383:11\n1290 rules/westphalia/rules.yaml:384:7\n1291 rules/westphalia/rules.yaml:385:11\n1296 rules/westphalia/rules.yaml:386:7\n1297 rules/westphalia/rules.yaml:387:11\n1298 rules/westphalia/rules.yaml:388:7\n1303 rules/westphalia/rules.yaml:128:7\n1311 rules/westphalia/rules.yaml:346:7\n1316 rules/westphalia/rules.yaml:347:7\n1324 rules/westphalia/rules.yaml:348:7\n1341 rules/westphalia/rules.yaml:349:7\n1352 rules/westphalia/rules.yaml:203:7\n1361 rules/westphalia/rules.yaml:192:7\n1392 rules/westphalia/rules.yaml:193:7\n1393 rules/westphalia/rules.yaml:194:11\n1402 rules/westphalia/rules.yaml:195:7\n1403 rules/westphalia/rules.yaml:196:11\n1404 rules/westphalia/rules.yaml:197:7\n1412 rules/westphalia/rules.yaml:245:7\n1413 rules/westphalia/rules.yaml:246:7\n1414 rules/westphalia/rules.yaml:247:11\n1415 rules/westphalia/rules.yaml:248:15\n1418 rules/westphalia/rules.yaml:249:19\n1419 rules/westphalia/rules.yaml:250:19\n1423 rules/westphalia/rules.yaml:251:23\n1424 rules/westphalia/rules.yaml:252:7\n1425 rules/westphalia/rules.yaml:253:11\n1437 rules/westphalia/rules.yaml:254:7\n1438 rules/westphalia/rules.yaml:255:11\n1450 rules/westphalia/rules.yaml:256:7\n1451 rules/westphalia/rules.yaml:257:11\n1455 rules/westphalia/rules.yaml:258:7\n1459 rules/westphalia/rules.yaml:259:7\n1465 rules/westphalia/rules.yaml:260:7\n1466 rules/westphalia/rules.yaml:261:11\n1467 rules/westphalia/rules.yaml:262:7\n1468 rules/westphalia/rules.yaml:263:11\n1469 rules/westphalia/rules.yaml:264:7\n1474 rules/westphalia/rules.yaml:113:7\n1482 rules/westphalia/rules.yaml:272:7\n1483 rules/westphalia/rules.yaml:273:11\n1484 rules/westphalia/rules.yaml:274:7\n1485 rules/westphalia/rules.yaml:275:11\n1486 rules/westphalia/rules.yaml:276:7\n1487 rules/westphalia/rules.yaml:277:11\n1492 rules/westphalia/rules.yaml:278:7\n1497 rules/westphalia/rules.yaml:225:7\n1508 rules/westphalia/rules.yaml:48:7\n1515 rules/westphalia/rules.yaml:121:7\n1525 rules/westphalia/rules.yaml:761:3\n1529 rules/westphalia/rules.yaml:761:3\n1533 rules/westphalia/rules.yaml:761:3\n1537 rules/westphalia/rules.yaml:394:7\n1542 rules/westphalia/rules.yaml:818:9\n1547 rules/westphalia/rules.yaml:825:9\n1550 rules/westphalia/rules.yaml:826:9\n1556 rules/westphalia/rules.yaml:801:9\n1558 rules/westphalia/rules.yaml:802:9\n1563 rules/westphalia/rules.yaml:839:9\n1569 rules/westphalia/rules.yaml:840:9\n1574 rules/westphalia/rules.yaml:780:1\n1577 rules/westphalia/rules.yaml:780:1\n1583 rules/westphalia/rules.yaml:868:9\n1588 rules/westphalia/rules.yaml:861:9\n1593 rules/westphalia/rules.yaml:833:9\n1597 rules/westphalia/rules.yaml:808:9\n1599 rules/westphalia/rules.yaml:809:9\n1604 rules/westphalia/rules.yaml:854:9\n1609 rules/westphalia/rules.yaml:847:9\n1615 rules/westphalia/rules.yaml:780:1\n1618 rules/westphalia/rules.yaml:780:1\n1624 rules/westphalia/rules.yaml:794:9\n1626 rules/westphalia/rules.yaml:795:9\n1633 rules/westphalia/rules.yaml:780:1\n1636 rules/westphalia/rules.yaml:780:1\n1643 rules/westphalia/rules.yaml:713:7\n1645 rules/westphalia/rules.yaml:714:7\n1646 rules/westphalia/rules.yaml:715:7\n1647 rules/westphalia/rules.yaml:716:7\n1648 rules/westphalia/rules.yaml:717:11\n1651 rules/westphalia/rules.yaml:719:11\n1652 rules/westphalia/rules.yaml:720:11\n1654 rules/westphalia/rules.yaml:721:11\n1655 rules/westphalia/rules.yaml:722:15\n1656 rules/westphalia/rules.yaml:723:7\n1657 rules/westphalia/rules.yaml:724:11\n1658 rules/westphalia/rules.yaml:725:15\n1669 rules/westphalia/rules.yaml:727:15\n1673 rules/westphalia/rules.yaml:728:7\n1674 rules/westphalia/rules.yaml:729:11\n1675 rules/westphalia/rules.yaml:730:7\n1676 rules/westphalia/rules.yaml:731:11\n1685 rules/westphalia/rules.yaml:732:7\n1686 rules/westphalia/rules.yaml:733:11\n1696 rules/westphalia/rules.yaml:464:7\n1697 rules/westphalia/rules.yaml:465:11\n1700 rules/westphalia/rules.yaml:467:11\n1701 rules/westphalia/rules.yaml:468:11\n1702 rules/westphalia/rules.yaml:469:15\n1703 rules/westphalia/rules.yaml:470:15\n1706 rules/westphalia/rules.yaml:472:15\n1709 rules/westphalia/rules.yaml:473:15\n1712 rules/westphalia/rules.yaml:474:15\n1714 rules/westphalia/rules.yaml:475:15\n1720 rules/westphalia/flow.yaml:210:7\n1721 rules/westphalia/flow.yaml:211:11\n1722 rules/westphalia/flow.yaml:212:11\n1727 rules/westphalia/rules.yaml:411:7\n1731 rules/westphalia/rules.yaml:412:11\n1733 rules/westphalia/rules.yaml:413:11\n1736 rules/westphalia/rules.yaml:415:11\n1742 rules/westphalia/rules.yaml:420:7\n1743 rules/westphalia/rules.yaml:421:11\n1745 rules/westphalia/rules.yaml:422:11\n1751 rules/westphalia/rules.yaml:449:7\n1752 rules/westphalia/rules.yaml:450:7\n1759 rules/westphalia/rules.yaml:451:7\n1766 rules/westphalia/rules.yaml:452:7\n1769 rules/westphalia/rules.yaml:453:11\n1770 rules/westphalia/rules.yaml:454:15\n1774 rules/westphalia/rules.yaml:455:15\n1775 rules/westphalia/rules.yaml:456:15\n1776 rules/westphalia/rules.yaml:457:7\n1782 rules/westphalia/rules.yaml:482:7\n1783 rules/westphalia/rules.yaml:483:11\n1801 rules/westphalia/rules.yaml:484:15\n1802 rules/westphalia/rules.yaml:485:15\n1804 rules/westphalia/rules.yaml:486:15\n1810 rules/westphalia/rules.yaml:400:7\n1811 rules/westphalia/rules.yaml:401:7\n1812 rules/westphalia/rules.yaml:402:11\n1815 rules/westphalia/rules.yaml:404:11\n1817 rules/westphalia/rules.yaml:405:7\n1822 rules/westphalia/rules.yaml:428:7\n1823 rules/westphalia/rules.yaml:429:7\n1826 rules/westphalia/rules.yaml:430:7\n1831 rules/westphalia/rules.yaml:431:11\n1832 rules/westphalia/rules.yaml:432:11\n1836 rules/westphalia/rules.yaml:657:7\n1850 rules/westphalia/rules.yaml:658:7\n1851 rules/westphalia/rules.yaml:659:11\n1852 rules/westphalia/rules.yaml:660:11\n1854 rules/westphalia/rules.yaml:661:11\n1856 rules/westphalia/rules.yaml:662:11\n1861 rules/westphalia/rules.yaml:439:7\n1862 rules/westphalia/rules.yaml:440:11\n1863 rules/westphalia/rules.yaml:441:7\n1864 rules/westphalia/rules.yaml:442:11\n1869 rules/westphalia/flow.yaml:54:7\n1870 rules/westphalia/flow.yaml:55:11\n1876 rules/westphalia/flow.yaml:56:11\n1877 rules/westphalia/flow.yaml:57:11\n1879 rules/westphalia/flow.yaml:58:11\n1885 rules/westphalia/flow.yaml:105:7\n1886 rules/westphalia/flow.yaml:106:11\n1888 rules/westphalia/flow.yaml:107:11\n1890 rules/westphalia/flow.yaml:109:11\n1891 rules/westphalia/flow.yaml:110:11\n1892 rules/westphalia/flow.yaml:111:15\n1894 rules/westphalia/flow.yaml:112:15\n1896 rules/westphalia/flow.yaml:114:15\n1900 rules/westphalia/flow.yaml:115:15\n1906 rules/westphalia/flow.yaml:36:7\n1908 rules/westphalia/flow.yaml:37:7\n1910 rules/westphalia/flow.yaml:38:7\n1911 rules/westphalia/flow.yaml:39:11\n1914 rules/westphalia/flow.yaml:40:11\n1915 rules/westphalia/flow.yaml:41:7\n1916 rules/westphalia/flow.yaml:42:7\n1921 rules/westphalia/flow.yaml:121:7\n1922 rules/westphalia/flow.yaml:122:7\n1923 rules/westphalia/flow.yaml:123:11\n1925 rules/westphalia/flow.yaml:124:11\n1926 rules/westphalia/flow.yaml:125:11\n1927 rules/westphalia/flow.yaml:126:15\n1929 rules/westphalia/flow.yaml:128:11\n1931 rules/westphalia/flow.yaml:129:7\n1932 rules/westphalia/flow.yaml:130:7\n1934 rules/westphalia/flow.yaml:131:7\n1935 rules/westphalia/flow.yaml:132:11\n1941 rules/westphalia/rules.yaml:740:7\n1949 rules/westphalia/rules.yaml:741:11\n1950 rules/westphalia/rules.yaml:742:11\n1951 rules/westphalia/rules.yaml:743:15\n1954 rules/westphalia/rules.yaml:745:15\n1956 rules/westphalia/rules.yaml:746:7\n1957 rules/westphalia/rules.yaml:747:11\n1959 rules/westphalia/rules.yaml:748:11\n1961 rules/westphalia/rules.yaml:749:7\n1962 rules/westphalia/rules.yaml:750:7\n1963 rules/westphalia/rules.yaml:751:11\n1965 rules/westphalia/rules.yaml:753:11\n1966 rules/westphalia/rules.yaml:754:15\n1970 rules/westphalia/rules.yaml:755:15\n1972 rules/westphalia/rules.yaml:756:11\n1973 rules/westphalia/rules.yaml:757:11\n1979 rules/westphalia/rules.yaml:758:11\n2002 rules/westphalia/rules.yaml:613:7\n2005 rules/westphalia/rules.yaml:616:11\n2006 rules/westphalia/rules.yaml:617:11\n2007 rules/westphalia/rules.yaml:618:11\n2012 rules/westphalia/rules.yaml:619:15\n2013 rules/westphalia/rules.yaml:620:15\n2014 rules/westphalia/rules.yaml:621:15\n2015 rules/westphalia/rules.yaml:622:19\n2052 rules/westphalia/rules.yaml:623:19\n2053 rules/westphalia/rules.yaml:624:19\n2055 rules/westphalia/rules.yaml:626:19\n2064 rules/westphalia/rules.yaml:627:19\n2065 rules/westphalia/rules.yaml:628:23\n2066 rules/westphalia/rules.yaml:629:23\n2067 rules/westphalia/rules.yaml:630:27\n2071 rules/westphalia/rules.yaml:632:27\n2072 rules/westphalia/rules.yaml:633:23\n2074 rules/westphalia/rules.yaml:635:19\n2079 rules/westphalia/rules.yaml:637:19\n2080 rules/westphalia/rules.yaml:638:19\n2081 rules/westphalia/rules.yaml:639:23\n2082 rules/westphalia/rules.yaml:640:23\n2085 rules/westphalia/rules.yaml:641:27\n2088 rules/westphalia/rules.yaml:642:27\n2093 rules/westphalia/rules.yaml:645:23\n2096 rules/westphalia/rules.yaml:646:23\n2101 rules/westphalia/rules.yaml:649:19\n2106 rules/westphalia/rules.yaml:692:7\n2111 rules/westphalia/rules.yaml:693:7\n2112 rules/westphalia/rules.yaml:694:7\n2113 rules/westphalia/rules.yaml:695:11\n2114 rules/westphalia/rules.yaml:696:11\n2117 rules/westphalia/rules.yaml:698:11\n2120 rules/westphalia/rules.yaml:699:11\n2121 rules/westphalia/rules.yaml:700:15\n2123 rules/westphalia/rules.yaml:701:7\n2127 rules/westphalia/rules.yaml:702:7\n2128 rules/westphalia/rules.yaml:703:7\n2130 rules/westphalia/rules.yaml:705:7\n2136 rules/westphalia/rules.yaml:521:7\n2137 rules/westphalia/rules.yaml:522:7\n2138 rules/westphalia/rules.yaml:523:7\n2139 rules/westphalia/rules.yaml:524:7\n2140 rules/westphalia/rules.yaml:525:11\n2141 rules/westphalia/rules.yaml:526:11\n2142 rules/westphalia/rules.yaml:527:15\n2143 rules/westphalia/rules.yaml:528:15\n2144 rules/westphalia/rules.yaml:529:19\n2145 rules/westphalia/rules.yaml:531:7\n2146 rules/westphalia/rules.yaml:532:7\n2147 rules/westphalia/rules.yaml:533:11\n2148 rules/westphalia/rules.yaml:534:11\n2150 rules/westphalia/rules.yaml:536:11\n2151 rules/westphalia/rules.yaml:537:11\n2152 rules/westphalia/rules.yaml:538:11\n2153 rules/westphalia/rules.yaml:539:11\n2154 rules/westphalia/rules.yaml:540:11\n2158 rules/westphalia/rules.yaml:541:11\n2159 rules/westphalia/rules.yaml:542:11\n2163 rules/westphalia/rules.yaml:543:11\n2164 rules/westphalia/rules.yaml:545:15\n2167 rules/westphalia/rules.yaml:547:15\n2168 rules/westphalia/rules.yaml:548:15\n2171 rules/westphalia/rules.yaml:550:15\n2173 rules/westphalia/rules.yaml:551:15\n2174 rules/westphalia/rules.yaml:552:19\n2178 rules/westphalia/rules.yaml:553:11\n2179 rules/westphalia/rules.yaml:554:15\n2180 rules/westphalia/rules.yaml:555:19\n2181 rules/westphalia/rules.yaml:556:15\n2182 rules/westphalia/rules.yaml:557:15\n2183 rules/westphalia/rules.yaml:558:19\n2185 rules/westphalia/rules.yaml:560:15\n2186 rules/westphalia/rules.yaml:561:19\n2188 rules/westphalia/rules.yaml:563:15\n2189 rules/westphalia/rules.yaml:564:15\n2190 rules/westphalia/rules.yaml:565:19\n2191 rules/westphalia/rules.yaml:566:15\n2197 rules/westphalia/rules.yaml:567:19\n2199 rules/westphalia/rules.yaml:569:15\n2203 rules/westphalia/rules.yaml:576:7\n2208 rules/westphalia/rules.yaml:577:7\n2209 rules/westphalia/rules.yaml:578:11\n2210 rules/westphalia/rules.yaml:579:11\n2211 rules/westphalia/rules.yaml:580:15\n2214 rules/westphalia/rules.yaml:581:15\n2220 rules/westphalia/rules.yaml:593:7\n2221 rules/westphalia/rules.yaml:594:7\n2222 rules/westphalia/rules.yaml:595:7\n2223 rules/westphalia/rules.yaml:596:11\n2230 rules/westphalia/rules.yaml:597:15\n2231 rules/westphalia/rules.yaml:598:19\n2241 rules/westphalia/rules.yaml:599:23\n2242 rules/westphalia/rules.yaml:600:23\n2243 rules/westphalia/rules.yaml:601:27\n2244 rules/westphalia/rules.yaml:603:27\n2245 rules/westphalia/rules.yaml:604:27\n2246 rules/westphalia/rules.yaml:605:27\n2247 rules/westphalia/rules.yaml:606:31\n2294 rules/westphalia/rules.yaml:669:7\n2295 rules/westphalia/rules.yaml:670:11\n2296 rules/westphalia/rules.yaml:671:7\n2297 rules/westphalia/rules.yaml:672:7\n2302 rules/westphalia/rules.yaml:673:7\n2305 rules/westphalia/rules.yaml:676:11\n2307 rules/westphalia/rules.yaml:678:11\n2308 rules/westphalia/rules.yaml:679:11\n2309 rules/westphalia/rules.yaml:680:11\n2312 rules/westphalia/rules.yaml:683:15\n2313 rules/westphalia/rules.yaml:684:19\n2314 rules/westphalia/rules.yaml:685:23\n2318 rules/westphalia/rules.yaml:780:1\n2319 rules/westphalia/rules.yaml:780:1\n2320 rules/westphalia/rules.yaml:780:1\n2325 rules/westphalia/rules.yaml:780:1\n2326 rules/westphalia/rules.yaml:780:1\n2327 rules/westphalia/rules.yaml:780:1\n2328 rules/westphalia/rules.yaml:780:1\n2331 rules/westphalia/rules.yaml:780:1\n2332 rules/westphalia/rules.yaml:780:1\n2334 rules/westphalia/rules.yaml:780:1\n2335 rules/westphalia/rules.yaml:780:1\n2336 rules/westphalia/rules.yaml:780:1\n2340 rules/westphalia/rules.yaml:780:1\n2341 rules/westphalia/rules.yaml:780:1\n2342 rules/westphalia/rules.yaml:780:1\n2343 rules/westphalia/rules.yaml:780:1\n2344 rules/westphalia/rules.yaml:780:1\n2345 rules/westphalia/rules.yaml:780:1\n2346 rules/westphalia/rules.yaml:780:1\n2347 rules/westphalia/rules.yaml:780:1\n2348 rules/westphalia/rules.yaml:780:1\n2353 rules/westphalia/rules.yaml:496:7\n2365 rules/westphalia/rules.yaml:497:7\n2389 rules/westphalia/rules.yaml:498:7\n2423 rules/westphalia/rules.yaml:499:7\n2424 rules/westphalia/rules.yaml:500:11\n2430 rules/westphalia/rules.yaml:501:11\n2433 rules/westphalia/rules.yaml:502:7\n2434 rules/westphalia/rules.yaml:503:11\n2435 rules/westphalia/rules.yaml:504:11\n2445 rules/westphalia/rules.yaml:506:11\n2447 rules/westphalia/rules.yaml:507:11\n2453 rules/westphalia/flow.yaml:14:7\n2454 rules/westphalia/flow.yaml:15:7\n2455 rules/westphalia/flow.yaml:16:7\n2456 rules/westphalia/flow.yaml:17:7\n2457 rules/westphalia/flow.yaml:18:7\n2458 rules/westphalia/flow.yaml:19:7\n2459 rules/westphalia/flow.yaml:20:7\n2460 rules/westphalia/flow.yaml:21:7\n2461 rules/westphalia/flow.yaml:22:7\n2462 rules/westphalia/flow.yaml:23:7\n2465 rules/westphalia/flow.yaml:24:7\n2466 rules/westphalia/flow.yaml:25:7\n2468 rules/westphalia/flow.yaml:26:7\n2473 rules/westphalia/rules.yaml:761:3\n2474 rules/westphalia/rules.yaml:761:3\n2476 rules/westphalia/rules.yaml:761:3\n2477 rules/westphalia/rules.yaml:761:3\n2482 rules/westphalia/flow.yaml:192:7\n2483 rules/westphalia/flow.yaml:193:7\n2484 rules/westphalia/flow.yaml:194:11\n2485 rules/westphalia/rules.yaml:780:1\n2486 rules/westphalia/rules.yaml:780:1\n2487 rules/westphalia/rules.yaml:780:1\n2491 rules/westphalia/flow.yaml:101:3\n2492 rules/westphalia/flow.yaml:101:3\n2496 rules/westphalia/flow.yaml:78:3\n2497 rules/westphalia/flow.yaml:78:3\n2502 rules/westphalia/flow.yaml:82:7\n2503 rules/westphalia/flow.yaml:83:7\n2504 rules/westphalia/flow.yaml:84:7\n2509 rules/westphalia/flow.yaml:86:11\n2510 rules/westphalia/flow.yaml:87:11\n2511 rules/westphalia/flow.yaml:88:7\n2512 rules/westphalia/flow.yaml:90:7\n2513 rules/westphalia/flow.yaml:91:11\n2514 rules/westphalia/flow.yaml:92:11\n2515 rules/westphalia/flow.yaml:93:15\n2516 rules/westphalia/flow.yaml:94:11\n2517 rules/westphalia/flow.yaml:95:15\n2520 rules/westphalia/flow.yaml:98:15\n2526 rules/westphalia/flow.yaml:200:7\n2527 rules/westphalia/flow.yaml:202:11\n2528 rules/westphalia/flow.yaml:203:15\n2529 rules/westphalia/rules.yaml:780:1\n2530 rules/westphalia/rules.yaml:780:1\n2531 rules/westphalia/rules.yaml:780:1\n2532 rules/westphalia/rules.yaml:780:1\n2533 rules/westphalia/rules.yaml:780:1\n2537 rules/westphalia/flow.yaml:48:7\n2541 rules/westphalia/flow.yaml:60:3\n2542 rules/westphalia/flow.yaml:60:3\n2547 rules/westphalia/flow.yaml:64:7\n2556 rules/westphalia/flow.yaml:67:11\n2557 rules/westphalia/flow.yaml:68:15\n2559 rules/westphalia/flow.yaml:70:7\n2563 rules/westphalia/flow.yaml:71:7\n2564 rules/westphalia/flow.yaml:72:11\n2565 rules/westphalia/flow.yaml:73:11\n2569 rules/westphalia/flow.yaml:74:11\n2573 rules/westphalia/flow.yaml:75:11\n2578 rules/westphalia/flow.yaml:117:3\n2579 rules/westphalia/flow.yaml:117:3\n2583 rules/westphalia/flow.yaml:134:3\n2584 rules/westphalia/flow.yaml:134:3\n2589 rules/westphalia/flow.yaml:143:7\n2590 rules/westphalia/flow.yaml:144:7\n2593 rules/westphalia/flow.yaml:146:11\n2595 rules/westphalia/flow.yaml:147:7\n2601 rules/westphalia/flow.yaml:148:7\n2606 rules/westphalia/flow.yaml:150:7\n2607 rules/westphalia/flow.yaml:151:7\n2608 rules/westphalia/flow.yaml:152:7\n2613 rules/westphalia/flow.yaml:153:11\n2614 rules/westphalia/flow.yaml:154:11\n2618 rules/westphalia/flow.yaml:155:11\n2622 rules/westphalia/flow.yaml:156:11\n2623 rules/westphalia/flow.yaml:157:11\n2626 rules/westphalia/flow.yaml:158:11\n2627 rules/westphalia/flow.yaml:160:11\n2628 rules/westphalia/flow.yaml:161:11\n2629 rules/westphalia/flow.yaml:162:11\n2630 rules/westphalia/flow.yaml:163:11\n2631 rules/westphalia/flow.yaml:164:15\n2632 rules/westphalia/flow.yaml:165:19\n2633 rules/westphalia/flow.yaml:166:19\n2634 rules/westphalia/flow.yaml:167:23\n2638 rules/westphalia/flow.yaml:168:23\n2639 rules/westphalia/flow.yaml:169:27\n2644 rules/westphalia/flow.yaml:171:27\n2648 rules/westphalia/flow.yaml:173:23\n2649 rules/westphalia/flow.yaml:174:11\n2650 rules/westphalia/flow.yaml:175:15\n2651 rules/westphalia/flow.yaml:176:15\n2652 rules/westphalia/flow.yaml:177:19\n2658 rules/westphalia/flow.yaml:178:19\n2659 rules/westphalia/flow.yaml:179:23\n2662 rules/westphalia/flow.yaml:181:23\n2664 rules/westphalia/flow.yaml:183:19\n2667 rules/westphalia/flow.yaml:186:11\n2684 rules/westphalia/rules.yaml:613:7\n2685 rules/westphalia/rules.yaml:614:11\n2690 rules/westphalia/rules.yaml:616:11\n2691 rules/westphalia/rules.yaml:617:11\n2692 rules/westphalia/rules.yaml:618:11\n2703 rules/westphalia/rules.yaml:619:15\n2704 rules/westphalia/rules.yaml:620:15\n2722 rules/westphalia/rules.yaml:621:15\n2727 rules/westphalia/rules.yaml:649:19\n2728 rules/westphalia/rules.yaml:650:19\n2735 rules/westphalia/rules.yaml:622:19\n2790 rules/westphalia/rules.yaml:623:19\n2791 rules/westphalia/rules.yaml:624:19\n2793 rules/westphalia/rules.yaml:625:19\n2794 rules/westphalia/rules.yaml:626:19\n2803 rules/westphalia/rules.yaml:627:19\n2809 rules/westphalia/rules.yaml:628:23\n2816 rules/westphalia/rules.yaml:629:23\n2819 rules/westphalia/rules.yaml:632:27\n2822 rules/westphalia/rules.yaml:630:27\n2834 rules/westphalia/rules.yaml:633:23\n2841 rules/westphalia/rules.yaml:635:19\n2860 rules/westphalia/rules.yaml:636:19\n2861 rules/westphalia/rules.yaml:637:19\n2871 rules/westphalia/rules.yaml:638:19\n2872 rules/westphalia/rules.yaml:639:23\n2873 rules/westphalia/rules.yaml:640:23\n2876 rules/westphalia/rules.yaml:641:27\n2879 rules/westphalia/rules.yaml:642:27\n2883 rules/westphalia/rules.yaml:643:27\n2889 rules/westphalia/rules.yaml:645:23\n2892 rules/westphalia/rules.yaml:646:23\n2896 rules/westphalia/rules.yaml:647:23\n2916 rules/westphalia/rules.yaml:692:7\n2921 rules/westphalia/rules.yaml:693:7\n2922 rules/westphalia/rules.yaml:694:7\n2923 rules/westphalia/rules.yaml:695:11\n2924 rules/westphalia/rules.yaml:696:11\n2935 rules/westphalia/rules.yaml:698:11\n2948 rules/westphalia/rules.yaml:699:11\n2949 rules/westphalia/rules.yaml:700:15\n2953 rules/westphalia/rules.yaml:701:7\n2954 rules/westphalia/rules.yaml:702:7\n2955 rules/westphalia/rules.yaml:703:7\n2956 rules/westphalia/rules.yaml:704:11\n2957 rules/westphalia/rules.yaml:705:7\n2958 rules/westphalia/rules.yaml:706:11\n2991 rules/westphalia/rules.yaml:521:7\n2992 rules/westphalia/rules.yaml:522:7\n2993 rules/westphalia/rules.yaml:523:7\n2994 rules/westphalia/rules.yaml:524:7\n3005 rules/westphalia/rules.yaml:525:11\n3006 rules/westphalia/rules.yaml:526:11\n3028 rules/westphalia/rules.yaml:527:15\n3069 rules/westphalia/rules.yaml:528:15\n3070 rules/westphalia/rules.yaml:529:19\n3071 rules/westphalia/rules.yaml:530:19\n3075 rules/westphalia/rules.yaml:531:7\n3078 rules/westphalia/rules.yaml:532:7\n3079 rules/westphalia/rules.yaml:533:11\n3080 rules/westphalia/rules.yaml:534:11\n3085 rules/westphalia/rules.yaml:536:11\n3086 rules/westphalia/rules.yaml:537:11\n3087 rules/westphalia/rules.yaml:538:11\n3088 rules/westphalia/rules.yaml:539:11\n3089 rules/westphalia/rules.yaml:540:11\n3090 rules/westphalia/rules.yaml:541:11\n3091 rules/westphalia/rules.yaml:542:11\n3092 rules/westphalia/rules.yaml:543:11\n3093 rules/westphalia/rules.yaml:544:15\n3108 rules/westphalia/rules.yaml:545:15\n3113 rules/westphalia/rules.yaml:547:15\n3114 rules/westphalia/rules.yaml:548:15\n3117 rules/westphalia/rules.yaml:549:15\n3134 rules/westphalia/rules.yaml:550:15\n3138 rules/westphalia/rules.yaml:551:15\n3139 rules/westphalia/rules.yaml:552:19\n3143 rules/westphalia/rules.yaml:553:11\n3148 rules/westphalia/rules.yaml:554:15\n3149 rules/westphalia/rules.yaml:555:19\n3150 rules/westphalia/rules.yaml:556:15\n3151 rules/westphalia/rules.yaml:557:15\n3152 rules/westphalia/rules.yaml:558:19\n3154 rules/westphalia/rules.yaml:559:19\n3155 rules/westphalia/rules.yaml:560:15\n3169 rules/westphalia/rules.yaml:561:19\n3174 rules/westphalia/rules.yaml:563:15\n3175 rules/westphalia/rules.yaml:564:15\n3176 rules/westphalia/rules.yaml:565:19\n3177 rules/westphalia/rules.yaml:566:15\n3178 rules/westphalia/rules.yaml:567:19\n3180 rules/westphalia/rules.yaml:568:19\n3181 rules/westphalia/rules.yaml:569:15\n3200 rules/westphalia/rules.yaml:576:7\n3205 rules/westphalia/rules.yaml:577:7\n3213 rules/westphalia/rules.yaml:578:11\n3226 rules/westphalia/rules.yaml:579:11\n3227 rules/westphalia/rules.yaml:580:15\n3230 rules/westphalia/rules.yaml:581:15\n3232 rules/westphalia/rules.yaml:582:15\n3256 rules/westphalia/rules.yaml:593:7\n3257 rules/westphalia/rules.yaml:594:7\n3258 rules/westphalia/rules.yaml:595:7\n3269 rules/westphalia/rules.yaml:596:11\n3281 rules/westphalia/rules.yaml:597:15\n3293 rules/westphalia/rules.yaml:598:19\n3311 rules/westphalia/rules.yaml:599:23\n3324 rules/westphalia/rules.yaml:600:23\n3330 rules/westphalia/rules.yaml:601:27\n3331 rules/westphalia/rules.yaml:602:27\n3332 rules/westphalia/rules.yaml:603:27\n3333 rules/westphalia/rules.yaml:604:27\n3340 rules/westphalia/rules.yaml:605:27\n3341 rules/westphalia/rules.yaml:606:31\n3360 rules/westphalia/rules.yaml:669:7\n3361 rules/westphalia/rules.yaml:670:11\n3362 rules/westphalia/rules.yaml:671:7\n3363 rules/westphalia/rules.yaml:672:7\n3368 rules/westphalia/rules.yaml:673:7\n3369 rules/westphalia/rules.yaml:674:11\n3376 rules/westphalia/rules.yaml:676:11\n3383 rules/westphalia/rules.yaml:678:11\n3389 rules/westphalia/rules.yaml:679:11\n3396 rules/westphalia/rules.yaml:680:11\n3397 rules/westphalia/rules.yaml:681:15\n3402 rules/westphalia/rules.yaml:683:15\n3416 rules/westphalia/rules.yaml:684:19\n3422 rules/westphalia/rules.yaml:685:23\n3454 rules/westphalia/rules.yaml:780:1\n3455 rules/westphalia/rules.yaml:780:1\n3456 rules/westphalia/rules.yaml:780:1\n3467 rules/westphalia/rules.yaml:780:1\n3468 rules/westphalia/rules.yaml:780:1\n3480 rules/westphalia/rules.yaml:780:1\n3499 rules/westphalia/rules.yaml:780:1\n3533 rules/westphalia/rules.yaml:780:1\n3534 rules/westphalia/rules.yaml:780:1\n3540 rules/westphalia/rules.yaml:780:1\n3541 rules/westphalia/rules.yaml:780:1\n3542 rules/westphalia/rules.yaml:780:1\n3543 rules/westphalia/rules.yaml:780:1\n3544 rules/westphalia/rules.yaml:780:1\n3546 rules/westphalia/rules.yaml:780:1\n3547 rules/westphalia/rules.yaml:780:1\n3548 rules/westphalia/rules.yaml:780:1\n3559 rules/westphalia/rules.yaml:780:1\n3582 rules/westphalia/rules.yaml:780:1\n3625 rules/westphalia/rules.yaml:780:1\n3626 rules/westphalia/rules.yaml:780:1\n3627 rules/westphalia/rules.yaml:780:1\n3631 rules/westphalia/rules.yaml:780:1\n3632 rules/westphalia/rules.yaml:780:1\n3633 rules/westphalia/rules.yaml:780:1\n3634 rules/westphalia/rules.yaml:780:1\n3653 rules/westphalia/rules.yaml:496:7\n3662 rules/westphalia/rules.yaml:497:7\n3681 rules/westphalia/rules.yaml:498:7\n3714 rules/westphalia/rules.yaml:499:7\n3715 rules/westphalia/rules.yaml:500:11\n3721 rules/westphalia/rules.yaml:501:11\n3724 rules/westphalia/rules.yaml:502:7\n3727 rules/westphalia/rules.yaml:509:11\n3733 rules/westphalia/rules.yaml:503:11\n3746 rules/westphalia/rules.yaml:504:11\n3756 rules/westphalia/rules.yaml:505:11\n3757 rules/westphalia/rules.yaml:506:11\n3759 rules/westphalia/rules.yaml:507:11\n3776 rules/westphalia/flow.yaml:14:7\n3777 rules/westphalia/flow.yaml:15:7\n3778 rules/westphalia/flow.yaml:16:7\n3779 rules/westphalia/flow.yaml:17:7\n3780 rules/westphalia/flow.yaml:18:7\n3781 rules/westphalia/flow.yaml:19:7\n3782 rules/westphalia/flow.yaml:20:7\n3785 rules/westphalia/flow.yaml:21:7\n3786 rules/westphalia/flow.yaml:22:7\n3789 rules/westphalia/flow.yaml:23:7\n3794 rules/westphalia/flow.yaml:24:7\n3805 rules/westphalia/flow.yaml:25:7\n3807 rules/westphalia/flow.yaml:26:7\n3808 rules/westphalia/flow.yaml:27:7\n3819 rules/westphalia/rules.yaml:761:3\n3824 rules/westphalia/rules.yaml:761:3\n3826 rules/westphalia/rules.yaml:761:3\n3835 rules/westphalia/rules.yaml:761:3\n3853 rules/westphalia/flow.yaml:192:7\n3863 rules/westphalia/flow.yaml:193:7\n3877 rules/westphalia/flow.yaml:194:11\n3882 rules/westphalia/rules.yaml:780:1\n3883 rules/westphalia/rules.yaml:780:1\n3884 rules/westphalia/rules.yaml:780:1\n3894 rules/westphalia/flow.yaml:101:3\n3900 rules/westphalia/flow.yaml:101:3\n3910 rules/westphalia/flow.yaml:78:3\n3916 rules/westphalia/flow.yaml:78:3\n3940 rules/westphalia/flow.yaml:82:7\n3941 rules/westphalia/flow.yaml:83:7\n3942 rules/westphalia/flow.yaml:84:7\n3947 rules/westphalia/flow.yaml:85:11\n3948 rules/westphalia/flow.yaml:86:11\n3949 rules/westphalia/flow.yaml:87:11\n3950 rules/westphalia/flow.yaml:88:7\n3951 rules/westphalia/flow.yaml:89:7\n3952 rules/westphalia/flow.yaml:90:7\n3963 rules/westphalia/flow.yaml:91:11\n3964 rules/westphalia/flow.yaml:92:11\n3972 rules/westphalia/flow.yaml:93:15\n3982 rules/westphalia/flow.yaml:94:11\n3983 rules/westphalia/flow.yaml:95:15\n3985 rules/westphalia/flow.yaml:96:15\n3987 rules/westphalia/flow.yaml:98:15\n3991 rules/westphalia/flow.yaml:99:15\n4011 rules/westphalia/flow.yaml:200:7\n4016 rules/westphalia/flow.yaml:201:11\n4017 rules/westphalia/flow.yaml:202:11\n4031 rules/westphalia/flow.yaml:203:15\n4036 rules/westphalia/rules.yaml:780:1\n4037 rules/westphalia/rules.yaml:780:1\n4038 rules/westphalia/rules.yaml:780:1\n4039 rules/westphalia/rules.yaml:780:1\n4040 rules/westphalia/rules.yaml:780:1\n4050 rules/westphalia/flow.yaml:48:7\n4068 rules/westphalia/flow.yaml:60:3\n4074 rules/westphalia/flow.yaml:60:3\n4093 rules/westphalia/flow.yaml:64:7\n4112 rules/westphalia/flow.yaml:65:11\n4135 rules/westphalia/flow.yaml:67:11\n4136 rules/westphalia/flow.yaml:68:15\n4138 rules/westphalia/flow.yaml:69:15\n4139 rules/westphalia/flow.yaml:70:7\n4143 rules/westphalia/flow.yaml:71:7\n4151 rules/westphalia/flow.yaml:72:11\n4159 rules/westphalia/flow.yaml:73:11\n4163 rules/westphalia/flow.yaml:74:11\n4167 rules/westphalia/flow.yaml:75:11\n4168 rules/westphalia/flow.yaml:76:15\n4180 rules/westphalia/flow.yaml:117:3\n4186 rules/westphalia/flow.yaml:117:3\n4196 rules/westphalia/flow.yaml:134:3\n4202 rules/westphalia/flow.yaml:134:3\n4231 rules/westphalia/flow.yaml:143:7\n4232 rules/westphalia/flow.yaml:144:7\n4252 rules/westphalia/flow.yaml:146:11\n4254 rules/westphalia/flow.yaml:147:7\n4260 rules/westphalia/flow.yaml:148:7\n4264 rules/westphalia/flow.yaml:149:11\n4272 rules/westphalia/flow.yaml:150:7\n4273 rules/westphalia/flow.yaml:151:7\n4274 rules/westphalia/flow.yaml:152:7\n4285 rules/westphalia/flow.yaml:153:11\n4286 rules/westphalia/flow.yaml:154:11\n4290 rules/westphalia/flow.yaml:155:11\n4294 rules/westphalia/flow.yaml:156:11\n4295 rules/westphalia/flow.yaml:157:11\n4298 rules/westphalia/flow.yaml:158:11\n4299 rules/westphalia/flow.yaml:159:11\n4300 rules/westphalia/flow.yaml:160:11\n4301 rules/westphalia/flow.yaml:161:11\n4308 rules/westphalia/flow.yaml:162:11\n4309 rules/westphalia/flow.yaml:163:11\n4320 rules/westphalia/flow.yaml:164:15\n4329 rules/westphalia/flow.yaml:165:19\n4342 rules/westphalia/flow.yaml:166:19\n4343 rules/westphalia/flow.yaml:167:23\n4347 rules/westphalia/flow.yaml:168:23\n4348 rules/westphalia/flow.yaml:169:27\n4351 rules/westphalia/flow.yaml:171:27\n4353 rules/westphalia/flow.yaml:172:23\n4356 rules/westphalia/flow.yaml:173:23\n4360 rules/westphalia/flow.yaml:174:11\n4368 rules/westphalia/flow.yaml:175:15\n4381 rules/westphalia/flow.yaml:176:15\n4382 rules/westphalia/flow.yaml:177:19\n4388 rules/westphalia/flow.yaml:178:19\n4389 rules/westphalia/flow.yaml:179:23\n4392 rules/westphalia/flow.yaml:181:23\n4394 rules/westphalia/flow.yaml:182:19\n4395 rules/westphalia/flow.yaml:183:19\n4397 rules/westphalia/flow.yaml:185:19\n4400 rules/westphalia/flow.yaml:186:11"
+_ORIGINS = "645 rules/westphalia/rules.yaml:171:7\n646 rules/westphalia/rules.yaml:172:11\n691 rules/westphalia/rules.yaml:173:7\n692 rules/westphalia/rules.yaml:174:11\n698 rules/westphalia/rules.yaml:175:7\n702 rules/westphalia/rules.yaml:327:7\n703 rules/westphalia/rules.yaml:328:11\n704 rules/westphalia/rules.yaml:329:7\n705 rules/westphalia/rules.yaml:330:11\n706 rules/westphalia/rules.yaml:331:7\n707 rules/westphalia/rules.yaml:332:11\n708 rules/westphalia/rules.yaml:333:7\n709 rules/westphalia/rules.yaml:334:11\n710 rules/westphalia/rules.yaml:335:7\n711 rules/westphalia/rules.yaml:336:11\n712 rules/westphalia/rules.yaml:337:7\n717 rules/westphalia/rules.yaml:183:7\n732 rules/westphalia/rules.yaml:184:7\n738 rules/westphalia/rules.yaml:233:7\n739 rules/westphalia/rules.yaml:234:11\n744 rules/westphalia/rules.yaml:235:7\n745 rules/westphalia/rules.yaml:236:11\n750 rules/westphalia/rules.yaml:237:7\n758 rules/westphalia/rules.yaml:165:7\n767 rules/westphalia/rules.yaml:159:7\n784 rules/westphalia/rules.yaml:780:1\n805 rules/westphalia/rules.yaml:780:1\n829 rules/westphalia/rules.yaml:780:1\n868 rules/westphalia/rules.yaml:780:1\n873 rules/westphalia/rules.yaml:780:1\n878 rules/westphalia/rules.yaml:780:1\n882 rules/westphalia/rules.yaml:780:1\n887 rules/westphalia/rules.yaml:780:1\n918 rules/westphalia/rules.yaml:780:1\n930 rules/westphalia/rules.yaml:780:1\n941 rules/westphalia/rules.yaml:780:1\n950 rules/westphalia/rules.yaml:780:1\n955 rules/westphalia/rules.yaml:780:1\n967 rules/westphalia/rules.yaml:780:1\n979 rules/westphalia/rules.yaml:780:1\n987 rules/westphalia/rules.yaml:780:1\n992 rules/westphalia/rules.yaml:780:1\n1017 rules/westphalia/rules.yaml:142:7\n1027 rules/westphalia/rules.yaml:136:7\n1037 rules/westphalia/rules.yaml:307:7\n1038 rules/westphalia/rules.yaml:308:7\n1039 rules/westphalia/rules.yaml:309:11\n1044 rules/westphalia/rules.yaml:310:11\n1052 rules/westphalia/rules.yaml:311:7\n1053 rules/westphalia/rules.yaml:312:11\n1054 rules/westphalia/rules.yaml:313:7\n1055 rules/westphalia/rules.yaml:314:11\n1056 rules/westphalia/rules.yaml:315:7\n1057 rules/westphalia/rules.yaml:316:11\n1058 rules/westphalia/rules.yaml:317:7\n1059 rules/westphalia/rules.yaml:318:11\n1060 rules/westphalia/rules.yaml:319:7\n1065 rules/westphalia/rules.yaml:32:7\n1066 rules/westphalia/rules.yaml:33:11\n1067 rules/westphalia/rules.yaml:34:7\n1068 rules/westphalia/rules.yaml:35:11\n1069 rules/westphalia/rules.yaml:36:7\n1070 rules/westphalia/rules.yaml:37:11\n1071 rules/westphalia/rules.yaml:38:7\n1072 rules/westphalia/rules.yaml:39:11\n1073 rules/westphalia/rules.yaml:40:7\n1081 rules/westphalia/rules.yaml:75:7\n1090 rules/westphalia/rules.yaml:81:7\n1104 rules/westphalia/rules.yaml:106:7\n1113 rules/westphalia/rules.yaml:98:7\n1127 rules/westphalia/rules.yaml:24:7\n1131 rules/westphalia/rules.yaml:217:7\n1138 rules/westphalia/rules.yaml:209:7\n1143 rules/westphalia/rules.yaml:356:7\n1144 rules/westphalia/rules.yaml:357:7\n1145 rules/westphalia/rules.yaml:358:11\n1149 rules/westphalia/rules.yaml:359:7\n1150 rules/westphalia/rules.yaml:360:11\n1151 rules/westphalia/rules.yaml:361:7\n1152 rules/westphalia/rules.yaml:362:11\n1153 rules/westphalia/rules.yaml:363:11\n1170 rules/westphalia/rules.yaml:364:7\n1171 rules/westphalia/rules.yaml:365:11\n1181 rules/westphalia/rules.yaml:366:7\n1182 rules/westphalia/rules.yaml:367:11\n1183 rules/westphalia/rules.yaml:368:7\n1190 rules/westphalia/rules.yaml:286:7\n1191 rules/westphalia/rules.yaml:287:11\n1196 rules/westphalia/rules.yaml:288:7\n1197 rules/westphalia/rules.yaml:289:11\n1198 rules/westphalia/rules.yaml:290:7\n1199 rules/westphalia/rules.yaml:291:11\n1200 rules/westphalia/rules.yaml:292:11\n1201 rules/westphalia/rules.yaml:293:15\n1202 rules/westphalia/rules.yaml:294:11\n1217 rules/westphalia/rules.yaml:295:7\n1218 rules/westphalia/rules.yaml:296:11\n1228 rules/westphalia/rules.yaml:297:7\n1229 rules/westphalia/rules.yaml:298:11\n1233 rules/westphalia/rules.yaml:299:7\n1241 rules/westphalia/rules.yaml:151:7\n1279 rules/westphalia/rules.yaml:67:7\n1283 rules/westphalia/rules.yaml:88:7\n1290 rules/westphalia/rules.yaml:56:7\n1291 rules/westphalia/rules.yaml:57:11\n1292 rules/westphalia/rules.yaml:58:15\n1293 rules/westphalia/rules.yaml:59:11\n1294 rules/westphalia/rules.yaml:60:7\n1299 rules/westphalia/rules.yaml:379:7\n1300 rules/westphalia/rules.yaml:380:7\n1301 rules/westphalia/rules.yaml:381:11\n1302 rules/westphalia/rules.yaml:382:7\n1303 rules/westphalia/rules.yaml:383:11\n1308 rules/westphalia/rules.yaml:384:7\n1309 rules/westphalia/rules.yaml:385:11\n1314 rules/westphalia/rules.yaml:386:7\n1315 rules/westphalia/rules.yaml:387:11\n1316 rules/westphalia/rules.yaml:388:7\n1321 rules/westphalia/rules.yaml:128:7\n1329 rules/westphalia/rules.yaml:346:7\n1334 rules/westphalia/rules.yaml:347:7\n1342 rules/westphalia/rules.yaml:348:7\n1359 rules/westphalia/rules.yaml:349:7\n1370 rules/westphalia/rules.yaml:203:7\n1379 rules/westphalia/rules.yaml:192:7\n1414 rules/westphalia/rules.yaml:193:7\n1415 rules/westphalia/rules.yaml:194:11\n1428 rules/westphalia/rules.yaml:195:7\n1429 rules/westphalia/rules.yaml:196:11\n1430 rules/westphalia/rules.yaml:197:7\n1438 rules/westphalia/rules.yaml:245:7\n1439 rules/westphalia/rules.yaml:246:7\n1440 rules/westphalia/rules.yaml:247:11\n1441 rules/westphalia/rules.yaml:248:15\n1444 rules/westphalia/rules.yaml:249:19\n1445 rules/westphalia/rules.yaml:250:19\n1449 rules/westphalia/rules.yaml:251:23\n1450 rules/westphalia/rules.yaml:252:7\n1451 rules/westphalia/rules.yaml:253:11\n1463 rules/westphalia/rules.yaml:254:7\n1464 rules/westphalia/rules.yaml:255:11\n1476 rules/westphalia/rules.yaml:256:7\n1477 rules/westphalia/rules.yaml:257:11\n1481 rules/westphalia/rules.yaml:258:7\n1485 rules/westphalia/rules.yaml:259:7\n1491 rules/westphalia/rules.yaml:260:7\n1492 rules/westphalia/rules.yaml:261:11\n1493 rules/westphalia/rules.yaml:262:7\n1494 rules/westphalia/rules.yaml:263:11\n1495 rules/westphalia/rules.yaml:264:7\n1500 rules/westphalia/rules.yaml:113:7\n1508 rules/westphalia/rules.yaml:272:7\n1509 rules/westphalia/rules.yaml:273:11\n1510 rules/westphalia/rules.yaml:274:7\n1511 rules/westphalia/rules.yaml:275:11\n1512 rules/westphalia/rules.yaml:276:7\n1513 rules/westphalia/rules.yaml:277:11\n1518 rules/westphalia/rules.yaml:278:7\n1523 rules/westphalia/rules.yaml:225:7\n1534 rules/westphalia/rules.yaml:48:7\n1541 rules/westphalia/rules.yaml:121:7\n1551 rules/westphalia/rules.yaml:761:3\n1555 rules/westphalia/rules.yaml:761:3\n1559 rules/westphalia/rules.yaml:761:3\n1563 rules/westphalia/rules.yaml:394:7\n1568 rules/westphalia/rules.yaml:818:9\n1573 rules/westphalia/rules.yaml:825:9\n1576 rules/westphalia/rules.yaml:826:9\n1582 rules/westphalia/rules.yaml:801:9\n1584 rules/westphalia/rules.yaml:802:9\n1589 rules/westphalia/rules.yaml:839:9\n1595 rules/westphalia/rules.yaml:840:9\n1600 rules/westphalia/rules.yaml:780:1\n1603 rules/westphalia/rules.yaml:780:1\n1609 rules/westphalia/rules.yaml:868:9\n1614 rules/westphalia/rules.yaml:861:9\n1619 rules/westphalia/rules.yaml:833:9\n1623 rules/westphalia/rules.yaml:808:9\n1625 rules/westphalia/rules.yaml:809:9\n1630 rules/westphalia/rules.yaml:854:9\n1635 rules/westphalia/rules.yaml:847:9\n1641 rules/westphalia/rules.yaml:780:1\n1644 rules/westphalia/rules.yaml:780:1\n1650 rules/westphalia/rules.yaml:794:9\n1652 rules/westphalia/rules.yaml:795:9\n1659 rules/westphalia/rules.yaml:780:1\n1662 rules/westphalia/rules.yaml:780:1\n1669 rules/westphalia/rules.yaml:713:7\n1671 rules/westphalia/rules.yaml:714:7\n1672 rules/westphalia/rules.yaml:715:7\n1673 rules/westphalia/rules.yaml:716:7\n1674 rules/westphalia/rules.yaml:717:11\n1677 rules/westphalia/rules.yaml:719:11\n1678 rules/westphalia/rules.yaml:720:11\n1680 rules/westphalia/rules.yaml:721:11\n1681 rules/westphalia/rules.yaml:722:15\n1682 rules/westphalia/rules.yaml:723:7\n1683 rules/westphalia/rules.yaml:724:11\n1684 rules/westphalia/rules.yaml:725:15\n1695 rules/westphalia/rules.yaml:727:15\n1699 rules/westphalia/rules.yaml:728:7\n1700 rules/westphalia/rules.yaml:729:11\n1701 rules/westphalia/rules.yaml:730:7\n1702 rules/westphalia/rules.yaml:731:11\n1711 rules/westphalia/rules.yaml:732:7\n1712 rules/westphalia/rules.yaml:733:11\n1722 rules/westphalia/rules.yaml:464:7\n1723 rules/westphalia/rules.yaml:465:11\n1726 rules/westphalia/rules.yaml:467:11\n1727 rules/westphalia/rules.yaml:468:11\n1728 rules/westphalia/rules.yaml:469:15\n1729 rules/westphalia/rules.yaml:470:15\n1732 rules/westphalia/rules.yaml:472:15\n1735 rules/westphalia/rules.yaml:473:15\n1738 rules/westphalia/rules.yaml:474:15\n1740 rules/westphalia/rules.yaml:475:15\n1746 rules/westphalia/flow.yaml:210:7\n1747 rules/westphalia/flow.yaml:211:11\n1748 rules/westphalia/flow.yaml:212:11\n1753 rules/westphalia/rules.yaml:411:7\n1757 rules/westphalia/rules.yaml:412:11\n1759 rules/westphalia/rules.yaml:413:11\n1762 rules/westphalia/rules.yaml:415:11\n1768 rules/westphalia/rules.yaml:420:7\n1769 rules/westphalia/rules.yaml:421:11\n1771 rules/westphalia/rules.yaml:422:11\n1777 rules/westphalia/rules.yaml:449:7\n1778 rules/westphalia/rules.yaml:450:7\n1785 rules/westphalia/rules.yaml:451:7\n1792 rules/westphalia/rules.yaml:452:7\n1795 rules/westphalia/rules.yaml:453:11\n1796 rules/westphalia/rules.yaml:454:15\n1800 rules/westphalia/rules.yaml:455:15\n1801 rules/westphalia/rules.yaml:456:15\n1802 rules/westphalia/rules.yaml:457:7\n1808 rules/westphalia/rules.yaml:482:7\n1809 rules/westphalia/rules.yaml:483:11\n1827 rules/westphalia/rules.yaml:484:15\n1828 rules/westphalia/rules.yaml:485:15\n1830 rules/westphalia/rules.yaml:486:15\n1836 rules/westphalia/rules.yaml:400:7\n1837 rules/westphalia/rules.yaml:401:7\n1838 rules/westphalia/rules.yaml:402:11\n1841 rules/westphalia/rules.yaml:404:11\n1843 rules/westphalia/rules.yaml:405:7\n1848 rules/westphalia/rules.yaml:428:7\n1849 rules/westphalia/rules.yaml:429:7\n1852 rules/westphalia/rules.yaml:430:7\n1857 rules/westphalia/rules.yaml:431:11\n1858 rules/westphalia/rules.yaml:432:11\n1862 rules/westphalia/rules.yaml:657:7\n1876 rules/westphalia/rules.yaml:658:7\n1877 rules/westphalia/rules.yaml:659:11\n1878 rules/westphalia/rules.yaml:660:11\n1880 rules/westphalia/rules.yaml:661:11\n1882 rules/westphalia/rules.yaml:662:11\n1887 rules/westphalia/rules.yaml:439:7\n1888 rules/westphalia/rules.yaml:440:11\n1889 rules/westphalia/rules.yaml:441:7\n1890 rules/westphalia/rules.yaml:442:11\n1895 rules/westphalia/flow.yaml:54:7\n1896 rules/westphalia/flow.yaml:55:11\n1902 rules/westphalia/flow.yaml:56:11\n1903 rules/westphalia/flow.yaml:57:11\n1905 rules/westphalia/flow.yaml:58:11\n1911 rules/westphalia/flow.yaml:105:7\n1912 rules/westphalia/flow.yaml:106:11\n1914 rules/westphalia/flow.yaml:107:11\n1916 rules/westphalia/flow.yaml:109:11\n1917 rules/westphalia/flow.yaml:110:11\n1918 rules/westphalia/flow.yaml:111:15\n1920 rules/westphalia/flow.yaml:112:15\n1922 rules/westphalia/flow.yaml:114:15\n1926 rules/westphalia/flow.yaml:115:15\n1932 rules/westphalia/flow.yaml:36:7\n1934 rules/westphalia/flow.yaml:37:7\n1936 rules/westphalia/flow.yaml:38:7\n1937 rules/westphalia/flow.yaml:39:11\n1940 rules/westphalia/flow.yaml:40:11\n1941 rules/westphalia/flow.yaml:41:7\n1942 rules/westphalia/flow.yaml:42:7\n1947 rules/westphalia/flow.yaml:121:7\n1948 rules/westphalia/flow.yaml:122:7\n1949 rules/westphalia/flow.yaml:123:11\n1951 rules/westphalia/flow.yaml:124:11\n1952 rules/westphalia/flow.yaml:125:11\n1953 rules/westphalia/flow.yaml:126:15\n1955 rules/westphalia/flow.yaml:128:11\n1957 rules/westphalia/flow.yaml:129:7\n1958 rules/westphalia/flow.yaml:130:7\n1960 rules/westphalia/flow.yaml:131:7\n1961 rules/westphalia/flow.yaml:132:11\n1967 rules/westphalia/rules.yaml:740:7\n1975 rules/westphalia/rules.yaml:741:11\n1976 rules/westphalia/rules.yaml:742:11\n1977 rules/westphalia/rules.yaml:743:15\n1980 rules/westphalia/rules.yaml:745:15\n1982 rules/westphalia/rules.yaml:746:7\n1983 rules/westphalia/rules.yaml:747:11\n1985 rules/westphalia/rules.yaml:748:11\n1987 rules/westphalia/rules.yaml:749:7\n1988 rules/westphalia/rules.yaml:750:7\n1989 rules/westphalia/rules.yaml:751:11\n1991 rules/westphalia/rules.yaml:753:11\n1992 rules/westphalia/rules.yaml:754:15\n1996 rules/westphalia/rules.yaml:755:15\n1998 rules/westphalia/rules.yaml:756:11\n1999 rules/westphalia/rules.yaml:757:11\n2005 rules/westphalia/rules.yaml:758:11\n2028 rules/westphalia/rules.yaml:613:7\n2031 rules/westphalia/rules.yaml:616:11\n2032 rules/westphalia/rules.yaml:617:11\n2033 rules/westphalia/rules.yaml:618:11\n2038 rules/westphalia/rules.yaml:619:15\n2039 rules/westphalia/rules.yaml:620:15\n2040 rules/westphalia/rules.yaml:621:15\n2041 rules/westphalia/rules.yaml:622:19\n2082 rules/westphalia/rules.yaml:623:19\n2083 rules/westphalia/rules.yaml:624:19\n2085 rules/westphalia/rules.yaml:626:19\n2098 rules/westphalia/rules.yaml:627:19\n2099 rules/westphalia/rules.yaml:628:23\n2100 rules/westphalia/rules.yaml:629:23\n2101 rules/westphalia/rules.yaml:630:27\n2105 rules/westphalia/rules.yaml:632:27\n2106 rules/westphalia/rules.yaml:633:23\n2108 rules/westphalia/rules.yaml:635:19\n2115 rules/westphalia/rules.yaml:637:19\n2116 rules/westphalia/rules.yaml:638:19\n2117 rules/westphalia/rules.yaml:639:23\n2118 rules/westphalia/rules.yaml:640:23\n2121 rules/westphalia/rules.yaml:641:27\n2127 rules/westphalia/rules.yaml:642:27\n2132 rules/westphalia/rules.yaml:645:23\n2138 rules/westphalia/rules.yaml:646:23\n2143 rules/westphalia/rules.yaml:649:19\n2148 rules/westphalia/rules.yaml:692:7\n2153 rules/westphalia/rules.yaml:693:7\n2154 rules/westphalia/rules.yaml:694:7\n2155 rules/westphalia/rules.yaml:695:11\n2156 rules/westphalia/rules.yaml:696:11\n2159 rules/westphalia/rules.yaml:698:11\n2162 rules/westphalia/rules.yaml:699:11\n2163 rules/westphalia/rules.yaml:700:15\n2165 rules/westphalia/rules.yaml:701:7\n2169 rules/westphalia/rules.yaml:702:7\n2170 rules/westphalia/rules.yaml:703:7\n2172 rules/westphalia/rules.yaml:705:7\n2178 rules/westphalia/rules.yaml:521:7\n2179 rules/westphalia/rules.yaml:522:7\n2180 rules/westphalia/rules.yaml:523:7\n2181 rules/westphalia/rules.yaml:524:7\n2182 rules/westphalia/rules.yaml:525:11\n2183 rules/westphalia/rules.yaml:526:11\n2184 rules/westphalia/rules.yaml:527:15\n2185 rules/westphalia/rules.yaml:528:15\n2186 rules/westphalia/rules.yaml:529:19\n2187 rules/westphalia/rules.yaml:531:7\n2196 rules/westphalia/rules.yaml:532:7\n2197 rules/westphalia/rules.yaml:533:11\n2198 rules/westphalia/rules.yaml:534:11\n2200 rules/westphalia/rules.yaml:536:11\n2201 rules/westphalia/rules.yaml:537:11\n2202 rules/westphalia/rules.yaml:538:11\n2203 rules/westphalia/rules.yaml:539:11\n2204 rules/westphalia/rules.yaml:540:11\n2208 rules/westphalia/rules.yaml:541:11\n2209 rules/westphalia/rules.yaml:542:11\n2213 rules/westphalia/rules.yaml:543:11\n2214 rules/westphalia/rules.yaml:545:15\n2217 rules/westphalia/rules.yaml:547:15\n2218 rules/westphalia/rules.yaml:548:15\n2221 rules/westphalia/rules.yaml:550:15\n2223 rules/westphalia/rules.yaml:551:15\n2224 rules/westphalia/rules.yaml:552:19\n2228 rules/westphalia/rules.yaml:553:11\n2229 rules/westphalia/rules.yaml:554:15\n2230 rules/westphalia/rules.yaml:555:19\n2231 rules/westphalia/rules.yaml:556:15\n2232 rules/westphalia/rules.yaml:557:15\n2233 rules/westphalia/rules.yaml:558:19\n2235 rules/westphalia/rules.yaml:560:15\n2236 rules/westphalia/rules.yaml:561:19\n2238 rules/westphalia/rules.yaml:563:15\n2239 rules/westphalia/rules.yaml:564:15\n2240 rules/westphalia/rules.yaml:565:19\n2241 rules/westphalia/rules.yaml:566:15\n2247 rules/westphalia/rules.yaml:567:19\n2249 rules/westphalia/rules.yaml:569:15\n2254 rules/westphalia/rules.yaml:576:7\n2260 rules/westphalia/rules.yaml:577:7\n2261 rules/westphalia/rules.yaml:578:11\n2262 rules/westphalia/rules.yaml:579:11\n2263 rules/westphalia/rules.yaml:580:15\n2266 rules/westphalia/rules.yaml:581:15\n2272 rules/westphalia/rules.yaml:593:7\n2273 rules/westphalia/rules.yaml:594:7\n2274 rules/westphalia/rules.yaml:595:7\n2275 rules/westphalia/rules.yaml:596:11\n2282 rules/westphalia/rules.yaml:597:15\n2283 rules/westphalia/rules.yaml:598:19\n2293 rules/westphalia/rules.yaml:599:23\n2294 rules/westphalia/rules.yaml:600:23\n2295 rules/westphalia/rules.yaml:601:27\n2296 rules/westphalia/rules.yaml:603:27\n2297 rules/westphalia/rules.yaml:604:27\n2298 rules/westphalia/rules.yaml:605:27\n2299 rules/westphalia/rules.yaml:606:31\n2347 rules/westphalia/rules.yaml:669:7\n2348 rules/westphalia/rules.yaml:670:11\n2349 rules/westphalia/rules.yaml:671:7\n2350 rules/westphalia/rules.yaml:672:7\n2355 rules/westphalia/rules.yaml:673:7\n2358 rules/westphalia/rules.yaml:676:11\n2360 rules/westphalia/rules.yaml:678:11\n2361 rules/westphalia/rules.yaml:679:11\n2362 rules/westphalia/rules.yaml:680:11\n2365 rules/westphalia/rules.yaml:683:15\n2366 rules/westphalia/rules.yaml:684:19\n2367 rules/westphalia/rules.yaml:685:23\n2371 rules/westphalia/rules.yaml:780:1\n2372 rules/westphalia/rules.yaml:780:1\n2373 rules/westphalia/rules.yaml:780:1\n2378 rules/westphalia/rules.yaml:780:1\n2379 rules/westphalia/rules.yaml:780:1\n2380 rules/westphalia/rules.yaml:780:1\n2381 rules/westphalia/rules.yaml:780:1\n2384 rules/westphalia/rules.yaml:780:1\n2385 rules/westphalia/rules.yaml:780:1\n2387 rules/westphalia/rules.yaml:780:1\n2388 rules/westphalia/rules.yaml:780:1\n2389 rules/westphalia/rules.yaml:780:1\n2393 rules/westphalia/rules.yaml:780:1\n2394 rules/westphalia/rules.yaml:780:1\n2395 rules/westphalia/rules.yaml:780:1\n2396 rules/westphalia/rules.yaml:780:1\n2397 rules/westphalia/rules.yaml:780:1\n2398 rules/westphalia/rules.yaml:780:1\n2399 rules/westphalia/rules.yaml:780:1\n2400 rules/westphalia/rules.yaml:780:1\n2401 rules/westphalia/rules.yaml:780:1\n2406 rules/westphalia/rules.yaml:496:7\n2418 rules/westphalia/rules.yaml:497:7\n2442 rules/westphalia/rules.yaml:498:7\n2484 rules/westphalia/rules.yaml:499:7\n2485 rules/westphalia/rules.yaml:500:11\n2491 rules/westphalia/rules.yaml:501:11\n2494 rules/westphalia/rules.yaml:502:7\n2495 rules/westphalia/rules.yaml:503:11\n2496 rules/westphalia/rules.yaml:504:11\n2506 rules/westphalia/rules.yaml:506:11\n2508 rules/westphalia/rules.yaml:507:11\n2514 rules/westphalia/flow.yaml:14:7\n2515 rules/westphalia/flow.yaml:15:7\n2516 rules/westphalia/flow.yaml:16:7\n2517 rules/westphalia/flow.yaml:17:7\n2518 rules/westphalia/flow.yaml:18:7\n2519 rules/westphalia/flow.yaml:19:7\n2520 rules/westphalia/flow.yaml:20:7\n2521 rules/westphalia/flow.yaml:21:7\n2522 rules/westphalia/flow.yaml:22:7\n2523 rules/westphalia/flow.yaml:23:7\n2526 rules/westphalia/flow.yaml:24:7\n2527 rules/westphalia/flow.yaml:25:7\n2529 rules/westphalia/flow.yaml:26:7\n2534 rules/westphalia/rules.yaml:761:3\n2535 rules/westphalia/rules.yaml:761:3\n2537 rules/westphalia/rules.yaml:761:3\n2538 rules/westphalia/rules.yaml:761:3\n2543 rules/westphalia/flow.yaml:192:7\n2544 rules/westphalia/flow.yaml:193:7\n2545 rules/westphalia/flow.yaml:194:11\n2546 rules/westphalia/rules.yaml:780:1\n2547 rules/westphalia/rules.yaml:780:1\n2548 rules/westphalia/rules.yaml:780:1\n2552 rules/westphalia/flow.yaml:101:3\n2553 rules/westphalia/flow.yaml:101:3\n2557 rules/westphalia/flow.yaml:78:3\n2558 rules/westphalia/flow.yaml:78:3\n2563 rules/westphalia/flow.yaml:82:7\n2564 rules/westphalia/flow.yaml:83:7\n2565 rules/westphalia/flow.yaml:84:7\n2570 rules/westphalia/flow.yaml:86:11\n2571 rules/westphalia/flow.yaml:87:11\n2572 rules/westphalia/flow.yaml:88:7\n2573 rules/westphalia/flow.yaml:90:7\n2574 rules/westphalia/flow.yaml:91:11\n2575 rules/westphalia/flow.yaml:92:11\n2576 rules/westphalia/flow.yaml:93:15\n2577 rules/westphalia/flow.yaml:94:11\n2578 rules/westphalia/flow.yaml:95:15\n2581 rules/westphalia/flow.yaml:98:15\n2587 rules/westphalia/flow.yaml:200:7\n2588 rules/westphalia/flow.yaml:202:11\n2589 rules/westphalia/flow.yaml:203:15\n2590 rules/westphalia/rules.yaml:780:1\n2591 rules/westphalia/rules.yaml:780:1\n2592 rules/westphalia/rules.yaml:780:1\n2593 rules/westphalia/rules.yaml:780:1\n2594 rules/westphalia/rules.yaml:780:1\n2598 rules/westphalia/flow.yaml:48:7\n2602 rules/westphalia/flow.yaml:60:3\n2603 rules/westphalia/flow.yaml:60:3\n2608 rules/westphalia/flow.yaml:64:7\n2617 rules/westphalia/flow.yaml:67:11\n2618 rules/westphalia/flow.yaml:68:15\n2620 rules/westphalia/flow.yaml:70:7\n2624 rules/westphalia/flow.yaml:71:7\n2625 rules/westphalia/flow.yaml:72:11\n2626 rules/westphalia/flow.yaml:73:11\n2630 rules/westphalia/flow.yaml:74:11\n2634 rules/westphalia/flow.yaml:75:11\n2639 rules/westphalia/flow.yaml:117:3\n2640 rules/westphalia/flow.yaml:117:3\n2644 rules/westphalia/flow.yaml:134:3\n2645 rules/westphalia/flow.yaml:134:3\n2650 rules/westphalia/flow.yaml:143:7\n2651 rules/westphalia/flow.yaml:144:7\n2654 rules/westphalia/flow.yaml:146:11\n2656 rules/westphalia/flow.yaml:147:7\n2662 rules/westphalia/flow.yaml:148:7\n2667 rules/westphalia/flow.yaml:150:7\n2668 rules/westphalia/flow.yaml:151:7\n2669 rules/westphalia/flow.yaml:152:7\n2674 rules/westphalia/flow.yaml:153:11\n2675 rules/westphalia/flow.yaml:154:11\n2679 rules/westphalia/flow.yaml:155:11\n2683 rules/westphalia/flow.yaml:156:11\n2684 rules/westphalia/flow.yaml:157:11\n2687 rules/westphalia/flow.yaml:158:11\n2688 rules/westphalia/flow.yaml:160:11\n2689 rules/westphalia/flow.yaml:161:11\n2690 rules/westphalia/flow.yaml:162:11\n2691 rules/westphalia/flow.yaml:163:11\n2692 rules/westphalia/flow.yaml:164:15\n2693 rules/westphalia/flow.yaml:165:19\n2694 rules/westphalia/flow.yaml:166:19\n2695 rules/westphalia/flow.yaml:167:23\n2699 rules/westphalia/flow.yaml:168:23\n2700 rules/westphalia/flow.yaml:169:27\n2705 rules/westphalia/flow.yaml:171:27\n2709 rules/westphalia/flow.yaml:173:23\n2710 rules/westphalia/flow.yaml:174:11\n2711 rules/westphalia/flow.yaml:175:15\n2712 rules/westphalia/flow.yaml:176:15\n2713 rules/westphalia/flow.yaml:177:19\n2719 rules/westphalia/flow.yaml:178:19\n2720 rules/westphalia/flow.yaml:179:23\n2723 rules/westphalia/flow.yaml:181:23\n2725 rules/westphalia/flow.yaml:183:19\n2728 rules/westphalia/flow.yaml:186:11\n2745 rules/westphalia/rules.yaml:613:7\n2746 rules/westphalia/rules.yaml:614:11\n2751 rules/westphalia/rules.yaml:616:11\n2752 rules/westphalia/rules.yaml:617:11\n2753 rules/westphalia/rules.yaml:618:11\n2764 rules/westphalia/rules.yaml:619:15\n2765 rules/westphalia/rules.yaml:620:15\n2783 rules/westphalia/rules.yaml:621:15\n2788 rules/westphalia/rules.yaml:649:19\n2789 rules/westphalia/rules.yaml:650:19\n2796 rules/westphalia/rules.yaml:622:19\n2855 rules/westphalia/rules.yaml:623:19\n2856 rules/westphalia/rules.yaml:624:19\n2858 rules/westphalia/rules.yaml:625:19\n2859 rules/westphalia/rules.yaml:626:19\n2872 rules/westphalia/rules.yaml:627:19\n2878 rules/westphalia/rules.yaml:628:23\n2885 rules/westphalia/rules.yaml:629:23\n2888 rules/westphalia/rules.yaml:632:27\n2891 rules/westphalia/rules.yaml:630:27\n2903 rules/westphalia/rules.yaml:633:23\n2910 rules/westphalia/rules.yaml:635:19\n2931 rules/westphalia/rules.yaml:636:19\n2934 rules/westphalia/rules.yaml:637:19\n2946 rules/westphalia/rules.yaml:638:19\n2947 rules/westphalia/rules.yaml:639:23\n2948 rules/westphalia/rules.yaml:640:23\n2951 rules/westphalia/rules.yaml:641:27\n2957 rules/westphalia/rules.yaml:642:27\n2961 rules/westphalia/rules.yaml:643:27\n2971 rules/westphalia/rules.yaml:645:23\n2974 rules/westphalia/rules.yaml:646:23\n2978 rules/westphalia/rules.yaml:647:23\n3002 rules/westphalia/rules.yaml:692:7\n3007 rules/westphalia/rules.yaml:693:7\n3008 rules/westphalia/rules.yaml:694:7\n3009 rules/westphalia/rules.yaml:695:11\n3010 rules/westphalia/rules.yaml:696:11\n3021 rules/westphalia/rules.yaml:698:11\n3034 rules/westphalia/rules.yaml:699:11\n3035 rules/westphalia/rules.yaml:700:15\n3039 rules/westphalia/rules.yaml:701:7\n3040 rules/westphalia/rules.yaml:702:7\n3041 rules/westphalia/rules.yaml:703:7\n3042 rules/westphalia/rules.yaml:704:11\n3043 rules/westphalia/rules.yaml:705:7\n3044 rules/westphalia/rules.yaml:706:11\n3077 rules/westphalia/rules.yaml:521:7\n3078 rules/westphalia/rules.yaml:522:7\n3079 rules/westphalia/rules.yaml:523:7\n3080 rules/westphalia/rules.yaml:524:7\n3091 rules/westphalia/rules.yaml:525:11\n3092 rules/westphalia/rules.yaml:526:11\n3114 rules/westphalia/rules.yaml:527:15\n3155 rules/westphalia/rules.yaml:528:15\n3156 rules/westphalia/rules.yaml:529:19\n3157 rules/westphalia/rules.yaml:530:19\n3161 rules/westphalia/rules.yaml:531:7\n3170 rules/westphalia/rules.yaml:532:7\n3171 rules/westphalia/rules.yaml:533:11\n3172 rules/westphalia/rules.yaml:534:11\n3177 rules/westphalia/rules.yaml:536:11\n3178 rules/westphalia/rules.yaml:537:11\n3179 rules/westphalia/rules.yaml:538:11\n3180 rules/westphalia/rules.yaml:539:11\n3181 rules/westphalia/rules.yaml:540:11\n3182 rules/westphalia/rules.yaml:541:11\n3183 rules/westphalia/rules.yaml:542:11\n3184 rules/westphalia/rules.yaml:543:11\n3185 rules/westphalia/rules.yaml:544:15\n3200 rules/westphalia/rules.yaml:545:15\n3205 rules/westphalia/rules.yaml:547:15\n3206 rules/westphalia/rules.yaml:548:15\n3209 rules/westphalia/rules.yaml:549:15\n3226 rules/westphalia/rules.yaml:550:15\n3230 rules/westphalia/rules.yaml:551:15\n3231 rules/westphalia/rules.yaml:552:19\n3235 rules/westphalia/rules.yaml:553:11\n3240 rules/westphalia/rules.yaml:554:15\n3241 rules/westphalia/rules.yaml:555:19\n3242 rules/westphalia/rules.yaml:556:15\n3243 rules/westphalia/rules.yaml:557:15\n3244 rules/westphalia/rules.yaml:558:19\n3246 rules/westphalia/rules.yaml:559:19\n3247 rules/westphalia/rules.yaml:560:15\n3261 rules/westphalia/rules.yaml:561:19\n3266 rules/westphalia/rules.yaml:563:15\n3267 rules/westphalia/rules.yaml:564:15\n3268 rules/westphalia/rules.yaml:565:19\n3269 rules/westphalia/rules.yaml:566:15\n3270 rules/westphalia/rules.yaml:567:19\n3272 rules/westphalia/rules.yaml:568:19\n3273 rules/westphalia/rules.yaml:569:15\n3293 rules/westphalia/rules.yaml:576:7\n3299 rules/westphalia/rules.yaml:577:7\n3307 rules/westphalia/rules.yaml:578:11\n3320 rules/westphalia/rules.yaml:579:11\n3321 rules/westphalia/rules.yaml:580:15\n3324 rules/westphalia/rules.yaml:581:15\n3326 rules/westphalia/rules.yaml:582:15\n3354 rules/westphalia/rules.yaml:593:7\n3355 rules/westphalia/rules.yaml:594:7\n3356 rules/westphalia/rules.yaml:595:7\n3367 rules/westphalia/rules.yaml:596:11\n3379 rules/westphalia/rules.yaml:597:15\n3391 rules/westphalia/rules.yaml:598:19\n3409 rules/westphalia/rules.yaml:599:23\n3422 rules/westphalia/rules.yaml:600:23\n3428 rules/westphalia/rules.yaml:601:27\n3429 rules/westphalia/rules.yaml:602:27\n3430 rules/westphalia/rules.yaml:603:27\n3431 rules/westphalia/rules.yaml:604:27\n3438 rules/westphalia/rules.yaml:605:27\n3439 rules/westphalia/rules.yaml:606:31\n3459 rules/westphalia/rules.yaml:669:7\n3460 rules/westphalia/rules.yaml:670:11\n3461 rules/westphalia/rules.yaml:671:7\n3462 rules/westphalia/rules.yaml:672:7\n3467 rules/westphalia/rules.yaml:673:7\n3468 rules/westphalia/rules.yaml:674:11\n3475 rules/westphalia/rules.yaml:676:11\n3482 rules/westphalia/rules.yaml:678:11\n3488 rules/westphalia/rules.yaml:679:11\n3495 rules/westphalia/rules.yaml:680:11\n3496 rules/westphalia/rules.yaml:681:15\n3501 rules/westphalia/rules.yaml:683:15\n3515 rules/westphalia/rules.yaml:684:19\n3521 rules/westphalia/rules.yaml:685:23\n3553 rules/westphalia/rules.yaml:780:1\n3554 rules/westphalia/rules.yaml:780:1\n3555 rules/westphalia/rules.yaml:780:1\n3566 rules/westphalia/rules.yaml:780:1\n3567 rules/westphalia/rules.yaml:780:1\n3579 rules/westphalia/rules.yaml:780:1\n3598 rules/westphalia/rules.yaml:780:1\n3632 rules/westphalia/rules.yaml:780:1\n3633 rules/westphalia/rules.yaml:780:1\n3639 rules/westphalia/rules.yaml:780:1\n3640 rules/westphalia/rules.yaml:780:1\n3641 rules/westphalia/rules.yaml:780:1\n3642 rules/westphalia/rules.yaml:780:1\n3643 rules/westphalia/rules.yaml:780:1\n3645 rules/westphalia/rules.yaml:780:1\n3646 rules/westphalia/rules.yaml:780:1\n3647 rules/westphalia/rules.yaml:780:1\n3658 rules/westphalia/rules.yaml:780:1\n3681 rules/westphalia/rules.yaml:780:1\n3724 rules/westphalia/rules.yaml:780:1\n3725 rules/westphalia/rules.yaml:780:1\n3726 rules/westphalia/rules.yaml:780:1\n3730 rules/westphalia/rules.yaml:780:1\n3731 rules/westphalia/rules.yaml:780:1\n3732 rules/westphalia/rules.yaml:780:1\n3733 rules/westphalia/rules.yaml:780:1\n3752 rules/westphalia/rules.yaml:496:7\n3761 rules/westphalia/rules.yaml:497:7\n3780 rules/westphalia/rules.yaml:498:7\n3821 rules/westphalia/rules.yaml:499:7\n3822 rules/westphalia/rules.yaml:500:11\n3828 rules/westphalia/rules.yaml:501:11\n3831 rules/westphalia/rules.yaml:502:7\n3834 rules/westphalia/rules.yaml:509:11\n3840 rules/westphalia/rules.yaml:503:11\n3853 rules/westphalia/rules.yaml:504:11\n3863 rules/westphalia/rules.yaml:505:11\n3864 rules/westphalia/rules.yaml:506:11\n3866 rules/westphalia/rules.yaml:507:11\n3883 rules/westphalia/flow.yaml:14:7\n3884 rules/westphalia/flow.yaml:15:7\n3885 rules/westphalia/flow.yaml:16:7\n3886 rules/westphalia/flow.yaml:17:7\n3887 rules/westphalia/flow.yaml:18:7\n3888 rules/westphalia/flow.yaml:19:7\n3889 rules/westphalia/flow.yaml:20:7\n3892 rules/westphalia/flow.yaml:21:7\n3893 rules/westphalia/flow.yaml:22:7\n3896 rules/westphalia/flow.yaml:23:7\n3901 rules/westphalia/flow.yaml:24:7\n3912 rules/westphalia/flow.yaml:25:7\n3914 rules/westphalia/flow.yaml:26:7\n3915 rules/westphalia/flow.yaml:27:7\n3926 rules/westphalia/rules.yaml:761:3\n3931 rules/westphalia/rules.yaml:761:3\n3933 rules/westphalia/rules.yaml:761:3\n3942 rules/westphalia/rules.yaml:761:3\n3960 rules/westphalia/flow.yaml:192:7\n3970 rules/westphalia/flow.yaml:193:7\n3984 rules/westphalia/flow.yaml:194:11\n3989 rules/westphalia/rules.yaml:780:1\n3990 rules/westphalia/rules.yaml:780:1\n3991 rules/westphalia/rules.yaml:780:1\n4001 rules/westphalia/flow.yaml:101:3\n4007 rules/westphalia/flow.yaml:101:3\n4017 rules/westphalia/flow.yaml:78:3\n4023 rules/westphalia/flow.yaml:78:3\n4047 rules/westphalia/flow.yaml:82:7\n4048 rules/westphalia/flow.yaml:83:7\n4049 rules/westphalia/flow.yaml:84:7\n4054 rules/westphalia/flow.yaml:85:11\n4055 rules/westphalia/flow.yaml:86:11\n4056 rules/westphalia/flow.yaml:87:11\n4057 rules/westphalia/flow.yaml:88:7\n4058 rules/westphalia/flow.yaml:89:7\n4059 rules/westphalia/flow.yaml:90:7\n4070 rules/westphalia/flow.yaml:91:11\n4071 rules/westphalia/flow.yaml:92:11\n4079 rules/westphalia/flow.yaml:93:15\n4089 rules/westphalia/flow.yaml:94:11\n4090 rules/westphalia/flow.yaml:95:15\n4092 rules/westphalia/flow.yaml:96:15\n4094 rules/westphalia/flow.yaml:98:15\n4098 rules/westphalia/flow.yaml:99:15\n4118 rules/westphalia/flow.yaml:200:7\n4123 rules/westphalia/flow.yaml:201:11\n4124 rules/westphalia/flow.yaml:202:11\n4138 rules/westphalia/flow.yaml:203:15\n4143 rules/westphalia/rules.yaml:780:1\n4144 rules/westphalia/rules.yaml:780:1\n4145 rules/westphalia/rules.yaml:780:1\n4146 rules/westphalia/rules.yaml:780:1\n4147 rules/westphalia/rules.yaml:780:1\n4157 rules/westphalia/flow.yaml:48:7\n4175 rules/westphalia/flow.yaml:60:3\n4181 rules/westphalia/flow.yaml:60:3\n4200 rules/westphalia/flow.yaml:64:7\n4219 rules/westphalia/flow.yaml:65:11\n4242 rules/westphalia/flow.yaml:67:11\n4243 rules/westphalia/flow.yaml:68:15\n4245 rules/westphalia/flow.yaml:69:15\n4246 rules/westphalia/flow.yaml:70:7\n4250 rules/westphalia/flow.yaml:71:7\n4258 rules/westphalia/flow.yaml:72:11\n4266 rules/westphalia/flow.yaml:73:11\n4270 rules/westphalia/flow.yaml:74:11\n4274 rules/westphalia/flow.yaml:75:11\n4275 rules/westphalia/flow.yaml:76:15\n4287 rules/westphalia/flow.yaml:117:3\n4293 rules/westphalia/flow.yaml:117:3\n4303 rules/westphalia/flow.yaml:134:3\n4309 rules/westphalia/flow.yaml:134:3\n4338 rules/westphalia/flow.yaml:143:7\n4339 rules/westphalia/flow.yaml:144:7\n4359 rules/westphalia/flow.yaml:146:11\n4361 rules/westphalia/flow.yaml:147:7\n4367 rules/westphalia/flow.yaml:148:7\n4371 rules/westphalia/flow.yaml:149:11\n4379 rules/westphalia/flow.yaml:150:7\n4380 rules/westphalia/flow.yaml:151:7\n4381 rules/westphalia/flow.yaml:152:7\n4392 rules/westphalia/flow.yaml:153:11\n4393 rules/westphalia/flow.yaml:154:11\n4397 rules/westphalia/flow.yaml:155:11\n4401 rules/westphalia/flow.yaml:156:11\n4402 rules/westphalia/flow.yaml:157:11\n4405 rules/westphalia/flow.yaml:158:11\n4406 rules/westphalia/flow.yaml:159:11\n4407 rules/westphalia/flow.yaml:160:11\n4408 rules/westphalia/flow.yaml:161:11\n4415 rules/westphalia/flow.yaml:162:11\n4416 rules/westphalia/flow.yaml:163:11\n4427 rules/westphalia/flow.yaml:164:15\n4436 rules/westphalia/flow.yaml:165:19\n4449 rules/westphalia/flow.yaml:166:19\n4450 rules/westphalia/flow.yaml:167:23\n4454 rules/westphalia/flow.yaml:168:23\n4455 rules/westphalia/flow.yaml:169:27\n4458 rules/westphalia/flow.yaml:171:27\n4460 rules/westphalia/flow.yaml:172:23\n4463 rules/westphalia/flow.yaml:173:23\n4467 rules/westphalia/flow.yaml:174:11\n4475 rules/westphalia/flow.yaml:175:15\n4488 rules/westphalia/flow.yaml:176:15\n4489 rules/westphalia/flow.yaml:177:19\n4495 rules/westphalia/flow.yaml:178:19\n4496 rules/westphalia/flow.yaml:179:23\n4499 rules/westphalia/flow.yaml:181:23\n4501 rules/westphalia/flow.yaml:182:19\n4502 rules/westphalia/flow.yaml:183:19\n4504 rules/westphalia/flow.yaml:185:19\n4507 rules/westphalia/flow.yaml:186:11"

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ..game import Game
-from ..layout import PENDING, TURN, bits
+from ..layout import NO_REF, PENDING, TURN, bits
 from ..named import Hidden, to_named
 from ..spec import GameSpec, Site
 
@@ -249,7 +249,7 @@ class ObservationEncoder:
                 elif kind == "nums":
                     out[row[4]] = min(v.size or 0, BIG)
                 continue
-            if v is None:
+            if v is None or (kind == "ref" and v == NO_REF):
                 continue
             if kind == "int":
                 out[row[3]] = min(max(v, row[4]), row[5])

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..layout import NO_REF
 from ..named import Fog, fog_label
 from ..view import VIEWER
 from .board import wrap
@@ -93,7 +94,8 @@ def _value(spec: Any, V: list[Any], etype: str, name: str, i: int) -> Any:
     """Record ``i``'s ``name``, from the view (a field) or the rules data (an attribute)."""
     slot = spec.layout.by_path.get(f"e.{etype}.{name}")
     if slot is not None:
-        return V[slot.offset + i]
+        v = V[slot.offset + i]
+        return None if slot.kind == "ref" and v == NO_REF else v
     column = spec.data.get(f"s_e_{etype}__{name}")
     return column[i] if column is not None else None
 
