@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
+from rulecraft.runtime.prelude import BITS8 as _BITS8
 from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
 from rulecraft.runtime.prelude import LIMIT as _LIMIT
 from rulecraft.runtime.prelude import LOG as _LOG
@@ -525,7 +526,7 @@ class MarchOfProgressRules:
             if v_q != v_p:
                 _w1.append(v_q)
                 break
-        return _head(_w1)
+        return _w1[0] if _w1 else _head(_w1)
 
     def f_garrison_strength(self, S: list[Any], v_p: int, v_c: Any) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
@@ -672,7 +673,7 @@ class MarchOfProgressRules:
                 if S[_LOG] is not False:
                     _log(S, 35, (v_me, self.c_army_limit))
             else:
-                v_a_2 = _head(v_stock)
+                v_a_2 = v_stock[0] if v_stock else _head(v_stock)
                 S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
                 if S[_LOG] is not False:
                     _log(S, 36, (v_me, self.s_p_home[v_me]))
@@ -735,7 +736,7 @@ class MarchOfProgressRules:
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         """Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"""
-        v_p1 = _head(self.all_player)
+        v_p1 = _o1[0] if (_o1 := self.all_player) else _head(_o1)
         v_p2 = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
@@ -765,9 +766,13 @@ class MarchOfProgressRules:
         """The played cards are revealed together. (MOP-SEQ-02) [rules/march_of_progress/flow.yaml:38:3]"""
         N: list[int] = S
         for v_p in self.all_player:
-            for v_c in _bits(N[self.o_p_played + v_p]):
+            for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_played + v_p]) < 256 else _bits(_m1):
                 _c1 = v_c
-                S[self.o_p_played + v_p] = _take(S[self.o_p_played + v_p], _c1)
+                S[self.o_p_played + v_p] = (
+                    _m2 & ~(1 << _c1)
+                    if _c1 is not None and (_m2 := S[self.o_p_played + v_p]) >> _c1 & 1
+                    else _take(S[self.o_p_played + v_p], _c1)
+                )
                 S[self.o_p_revealed + v_p] |= 1 << _c1
                 S[_REVEALS] += 1
                 if S[_LOG] is not False:
@@ -865,9 +870,15 @@ class MarchOfProgressRules:
             if _w9:
                 _w8 += 1
         v_ready = _w8
-        v_where = _head(v_targets)
+        v_where = v_targets[0] if v_targets else _head(v_targets)
         if v_ready > 0:
-            v_where = _pick(R, v_targets)
+            v_where = (
+                v_targets[0]
+                if (_n1 := len(v_targets)) == 1
+                else v_targets[int(R() * _n1)]
+                if _n1
+                else _pick(R, v_targets)
+            )
         else:
             v_pick = _pick_optional(R, v_targets)
             if v_pick is None:
@@ -875,13 +886,32 @@ class MarchOfProgressRules:
             v_where = v_pick
         v_discarded = None
         if v_plus:
-            v_discardable = _bits(
-                N[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
+            v_discardable = (
+                _BITS8[_m2]
+                if 0
+                <= (
+                    _m2 := (
+                        N[self.o_p_hand + v_me]
+                        & (self.card_all & ~self.mk_card__group.get("score", 0))
+                    )
+                )
+                < 256
+                else _bits(_m2)
             )
             if len(v_discardable) > 0:
-                v_d = _pick(R, v_discardable)
+                v_d = (
+                    v_discardable[0]
+                    if (_n3 := len(v_discardable)) == 1
+                    else v_discardable[int(R() * _n3)]
+                    if _n3
+                    else _pick(R, v_discardable)
+                )
                 _c1 = v_d
-                S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
+                S[self.o_p_hand + v_me] = (
+                    _m4 & ~(1 << _c1)
+                    if _c1 is not None and (_m4 := S[self.o_p_hand + v_me]) >> _c1 & 1
+                    else _take(S[self.o_p_hand + v_me], _c1)
+                )
                 S[self.o_p_discard + v_me] |= 1 << _c1
                 S[_REVEALS] += 1
                 v_discarded = v_d
@@ -897,7 +927,7 @@ class MarchOfProgressRules:
         self.q_attack(S, R, v_me, True)
 
     def q_card__fortify(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
+        """card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"""
         v_candidates = [
             v_a
             for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
@@ -906,11 +936,17 @@ class MarchOfProgressRules:
         ]
         if len(v_candidates) == 0:
             return None
-        v_a_2 = _pick(R, v_candidates)
+        v_a_2 = (
+            v_candidates[0]
+            if (_n1 := len(v_candidates)) == 1
+            else v_candidates[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_candidates)
+        )
         S[self.o_e_army__fortified + v_a_2] = True
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
+        """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"""
         v_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
@@ -918,14 +954,27 @@ class MarchOfProgressRules:
         ]
         if len(v_mine) == 0:
             return None
-        v_a = _pick(R, v_mine)
+        v_a = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
         if S[self.o_e_army__location + v_a] is None:
             return None
-        v_dest = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
+        v_dest = (
+            _o2[0]
+            if (_n3 := len(_o2 := self.s_e_country__adjacent[S[self.o_e_army__location + v_a]]))
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         self.p_move_army(S, v_a, v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
+        """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"""
         v_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
@@ -933,7 +982,13 @@ class MarchOfProgressRules:
         ]
         if len(v_mine) == 0:
             return None
-        v_a = _pick(R, v_mine)
+        v_a = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
         v_start = S[self.o_e_army__location + v_a]
         if v_start is None:
             return None
@@ -945,7 +1000,13 @@ class MarchOfProgressRules:
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a, v_b_2]
-        v_dest = _pick(R, self.s_e_country__adjacent[v_start])
+        v_dest = (
+            _o2[0]
+            if (_n3 := len(_o2 := self.s_e_country__adjacent[v_start])) == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
@@ -963,7 +1024,7 @@ class MarchOfProgressRules:
         S[self.o_p_revealed + v_me] = 0
 
     def q_card__strength(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"
+        """card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"""
         N: list[int] = S
         v_sources = [
             v_c
@@ -973,7 +1034,13 @@ class MarchOfProgressRules:
         ]
         if len(v_sources) == 0:
             return None
-        v_c_2 = _pick(R, v_sources)
+        v_c_2 = (
+            v_sources[0]
+            if (_n1 := len(v_sources)) == 1
+            else v_sources[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_sources)
+        )
         S[self.o_e_country__vp_die + v_c_2] = min(
             max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
         )
@@ -1010,7 +1077,7 @@ class MarchOfProgressRules:
                         _w1 = True
                         break
                 if not _w1:
-                    _r1 = _head(v_attackers)
+                    _r1 = v_attackers[0] if v_attackers else _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
         else:
             self.q_combat_loss(S, R, v_att, v_where)
@@ -1097,9 +1164,15 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
-            v_first_up = _head(v_fortified)
+            v_first_up = v_fortified[0] if v_fortified else _head(v_fortified)
             if len(v_fortified) > 1:
-                v_first_up = _pick(R, v_fortified)
+                v_first_up = (
+                    v_fortified[0]
+                    if (_n1 := len(v_fortified)) == 1
+                    else v_fortified[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_fortified)
+                )
             S[self.o_e_army__fortified + v_first_up] = False
         for v_a_2 in [
             v_a__5
@@ -1147,9 +1220,9 @@ class MarchOfProgressRules:
                     step(S)
 
     def q_perform(self, S: list[Any], R: Any, v_p: int) -> None:
-        "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
+        """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
         N: list[int] = S
-        for v_c in _bits(N[self.o_p_revealed + v_p]):
+        for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
             self.play_q(S, R, v_c, v_p)
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
@@ -1159,7 +1232,7 @@ class MarchOfProgressRules:
             for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 _w1.append(v_a_2)
                 break
-            _r1 = _head(_w1)
+            _r1 = _w1[0] if _w1 else _head(_w1)
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
@@ -1169,29 +1242,47 @@ class MarchOfProgressRules:
         _w2 = []
         for v_p in _ps1:
             _w3 = []
-            for v_c in _bits(N[self.o_p_hand + v_p]):
+            for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_hand + v_p]) < 256 else _bits(_m1):
                 if self.card_playable[v_c] is None or self.playable(S, v_c, v_p):
                     _w3.append(v_c)
-            _w2.append(_pick(R, _w3))
+            _w2.append(
+                _w3[0] if (_n2 := len(_w3)) == 1 else _w3[int(R() * _n2)] if _n2 else _pick(R, _w3)
+            )
         _ans2 = _w2
         for v_p, v_c_2 in zip(_ps1, _ans2, strict=True):
             _c3 = v_c_2
-            S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c3)
+            S[self.o_p_hand + v_p] = (
+                _m3 & ~(1 << _c3)
+                if _c3 is not None and (_m3 := S[self.o_p_hand + v_p]) >> _c3 & 1
+                else _take(S[self.o_p_hand + v_p], _c3)
+            )
             S[self.o_p_played + v_p] |= 1 << _c3
 
     def q_turn__resolve(self, S: list[Any], R: Any) -> None:
-        "Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"
+        """Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"""
         for v_grp in self.e_action_group:
             v_actors = self.f_actors_of(S, v_grp)
             if len(v_actors) == 1:
-                self.q_perform(S, R, _head(v_actors))
+                self.q_perform(S, R, v_actors[0] if v_actors else _head(v_actors))
             elif len(v_actors) == 2:
-                v_first_actor = _head(v_actors)
+                v_first_actor = v_actors[0] if v_actors else _head(v_actors)
                 if v_grp == "move" or v_grp == "attack":
-                    v_first_actor = _pick(R, v_actors)
+                    v_first_actor = (
+                        v_actors[0]
+                        if (_n1 := len(v_actors)) == 1
+                        else v_actors[int(R() * _n1)]
+                        if _n1
+                        else _pick(R, v_actors)
+                    )
                     self.p_flip_initiative(S)
                 elif self.c_order_choice_without_flip:
-                    v_first_actor = _pick(R, v_actors)
+                    v_first_actor = (
+                        v_actors[0]
+                        if (_n2 := len(v_actors)) == 1
+                        else v_actors[int(R() * _n2)]
+                        if _n2
+                        else _pick(R, v_actors)
+                    )
                 self.q_perform(S, R, v_first_actor)
                 self.q_perform(
                     S,
@@ -2100,4 +2191,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "435 rules/march_of_progress/rules.yaml:126:7\n444 rules/march_of_progress/rules.yaml:27:7\n452 rules/march_of_progress/rules.yaml:20:7\n461 rules/march_of_progress/rules.yaml:72:7\n462 rules/march_of_progress/rules.yaml:73:11\n463 rules/march_of_progress/rules.yaml:74:15\n464 rules/march_of_progress/rules.yaml:75:11\n465 rules/march_of_progress/rules.yaml:76:7\n469 rules/march_of_progress/rules.yaml:118:7\n473 rules/march_of_progress/rules.yaml:43:7\n474 rules/march_of_progress/rules.yaml:44:11\n491 rules/march_of_progress/rules.yaml:45:7\n492 rules/march_of_progress/rules.yaml:46:11\n501 rules/march_of_progress/rules.yaml:47:7\n510 rules/march_of_progress/rules.yaml:108:7\n514 rules/march_of_progress/rules.yaml:64:7\n523 rules/march_of_progress/rules.yaml:13:7\n532 rules/march_of_progress/rules.yaml:55:7\n544 rules/march_of_progress/rules.yaml:56:11\n545 rules/march_of_progress/rules.yaml:57:7\n549 rules/march_of_progress/rules.yaml:35:7\n559 rules/march_of_progress/cards.yaml:113:15\n564 rules/march_of_progress/rules.yaml:92:7\n572 rules/march_of_progress/rules.yaml:84:7\n576 rules/march_of_progress/rules.yaml:136:7\n577 rules/march_of_progress/rules.yaml:137:11\n582 rules/march_of_progress/rules.yaml:138:7\n592 rules/march_of_progress/rules.yaml:100:7\n596 rules/march_of_progress/rules.yaml:288:7\n597 rules/march_of_progress/rules.yaml:289:11\n607 rules/march_of_progress/rules.yaml:290:11\n608 rules/march_of_progress/rules.yaml:291:15\n610 rules/march_of_progress/rules.yaml:292:15\n611 rules/march_of_progress/rules.yaml:293:19\n618 rules/march_of_progress/rules.yaml:294:19\n623 rules/march_of_progress/rules.yaml:295:19\n624 rules/march_of_progress/rules.yaml:296:19\n625 rules/march_of_progress/rules.yaml:297:19\n630 rules/march_of_progress/rules.yaml:298:19\n631 rules/march_of_progress/rules.yaml:299:19\n632 rules/march_of_progress/rules.yaml:300:19\n633 rules/march_of_progress/rules.yaml:301:19\n634 rules/march_of_progress/rules.yaml:302:19\n635 rules/march_of_progress/rules.yaml:303:23\n638 rules/march_of_progress/rules.yaml:305:23\n641 rules/march_of_progress/rules.yaml:307:23\n643 rules/march_of_progress/rules.yaml:308:19\n644 rules/march_of_progress/rules.yaml:309:23\n647 rules/march_of_progress/rules.yaml:311:23\n650 rules/march_of_progress/rules.yaml:313:23\n655 rules/march_of_progress/cards.yaml:51:7\n660 rules/march_of_progress/cards.yaml:52:7\n661 rules/march_of_progress/cards.yaml:53:11\n664 rules/march_of_progress/cards.yaml:55:11\n672 rules/march_of_progress/cards.yaml:57:11\n675 rules/march_of_progress/cards.yaml:59:11\n676 rules/march_of_progress/cards.yaml:60:11\n677 rules/march_of_progress/cards.yaml:61:11\n682 rules/march_of_progress/rules.yaml:170:7\n683 rules/march_of_progress/rules.yaml:171:7\n684 rules/march_of_progress/rules.yaml:172:7\n689 rules/march_of_progress/flow.yaml:97:7\n695 rules/march_of_progress/flow.yaml:98:11\n696 rules/march_of_progress/flow.yaml:99:11\n704 rules/march_of_progress/flow.yaml:81:7\n709 rules/march_of_progress/flow.yaml:82:7\n715 rules/march_of_progress/rules.yaml:146:7\n716 rules/march_of_progress/rules.yaml:147:7\n718 rules/march_of_progress/rules.yaml:148:7\n720 rules/march_of_progress/rules.yaml:149:7\n721 rules/march_of_progress/rules.yaml:150:11\n724 rules/march_of_progress/rules.yaml:152:11\n729 rules/march_of_progress/rules.yaml:159:7\n730 rules/march_of_progress/rules.yaml:160:7\n731 rules/march_of_progress/rules.yaml:161:7\n732 rules/march_of_progress/rules.yaml:162:7\n733 rules/march_of_progress/rules.yaml:163:7\n738 rules/march_of_progress/flow.yaml:15:7\n739 rules/march_of_progress/flow.yaml:16:7\n740 rules/march_of_progress/flow.yaml:17:7\n741 rules/march_of_progress/flow.yaml:18:7\n742 rules/march_of_progress/flow.yaml:19:7\n744 rules/march_of_progress/flow.yaml:20:7\n749 rules/march_of_progress/flow.yaml:21:11\n750 rules/march_of_progress/flow.yaml:22:11\n751 rules/march_of_progress/flow.yaml:23:11\n753 rules/march_of_progress/flow.yaml:24:7\n754 rules/march_of_progress/flow.yaml:25:7\n759 rules/march_of_progress/flow.yaml:72:7\n760 rules/march_of_progress/flow.yaml:73:11\n767 rules/march_of_progress/flow.yaml:42:7\n768 rules/march_of_progress/flow.yaml:43:11\n769 rules/march_of_progress/flow.yaml:44:15\n773 rules/march_of_progress/flow.yaml:45:15\n835 rules/march_of_progress/rules.yaml:179:7\n836 rules/march_of_progress/rules.yaml:180:7\n854 rules/march_of_progress/rules.yaml:181:7\n855 rules/march_of_progress/rules.yaml:183:11\n856 rules/march_of_progress/rules.yaml:184:7\n868 rules/march_of_progress/rules.yaml:185:7\n869 rules/march_of_progress/rules.yaml:186:7\n870 rules/march_of_progress/rules.yaml:187:11\n872 rules/march_of_progress/rules.yaml:189:11\n873 rules/march_of_progress/rules.yaml:190:11\n874 rules/march_of_progress/rules.yaml:192:15\n875 rules/march_of_progress/rules.yaml:193:11\n876 rules/march_of_progress/rules.yaml:194:7\n877 rules/march_of_progress/rules.yaml:195:7\n878 rules/march_of_progress/rules.yaml:196:11\n881 rules/march_of_progress/rules.yaml:197:11\n882 rules/march_of_progress/rules.yaml:198:15\n883 rules/march_of_progress/rules.yaml:199:15\n887 rules/march_of_progress/rules.yaml:201:15\n888 rules/march_of_progress/rules.yaml:202:7\n889 rules/march_of_progress/rules.yaml:203:7\n893 rules/march_of_progress/cards.yaml:83:7\n897 rules/march_of_progress/cards.yaml:91:7\n901 rules/march_of_progress/cards.yaml:69:7\n907 rules/march_of_progress/cards.yaml:70:7\n908 rules/march_of_progress/cards.yaml:72:11\n909 rules/march_of_progress/cards.yaml:73:7\n910 rules/march_of_progress/cards.yaml:74:7\n914 rules/march_of_progress/cards.yaml:11:7\n919 rules/march_of_progress/cards.yaml:12:7\n920 rules/march_of_progress/cards.yaml:14:11\n921 rules/march_of_progress/cards.yaml:15:7\n922 rules/march_of_progress/cards.yaml:16:7\n923 rules/march_of_progress/cards.yaml:17:11\n924 rules/march_of_progress/cards.yaml:18:7\n925 rules/march_of_progress/cards.yaml:19:7\n929 rules/march_of_progress/cards.yaml:27:7\n934 rules/march_of_progress/cards.yaml:28:7\n935 rules/march_of_progress/cards.yaml:30:11\n936 rules/march_of_progress/cards.yaml:31:7\n937 rules/march_of_progress/cards.yaml:32:7\n938 rules/march_of_progress/cards.yaml:33:7\n939 rules/march_of_progress/cards.yaml:34:11\n940 rules/march_of_progress/cards.yaml:35:7\n941 rules/march_of_progress/cards.yaml:36:7\n944 rules/march_of_progress/cards.yaml:37:7\n945 rules/march_of_progress/cards.yaml:38:11\n946 rules/march_of_progress/cards.yaml:39:11\n947 rules/march_of_progress/cards.yaml:40:15\n948 rules/march_of_progress/cards.yaml:41:7\n949 rules/march_of_progress/cards.yaml:42:7\n950 rules/march_of_progress/cards.yaml:43:11\n954 rules/march_of_progress/cards.yaml:116:7\n957 rules/march_of_progress/cards.yaml:119:11\n958 rules/march_of_progress/cards.yaml:120:7\n961 rules/march_of_progress/cards.yaml:121:7\n968 rules/march_of_progress/cards.yaml:99:7\n974 rules/march_of_progress/cards.yaml:100:7\n975 rules/march_of_progress/cards.yaml:102:11\n976 rules/march_of_progress/cards.yaml:103:7\n977 rules/march_of_progress/cards.yaml:104:7\n980 rules/march_of_progress/cards.yaml:105:7\n985 rules/march_of_progress/rules.yaml:233:7\n986 rules/march_of_progress/rules.yaml:234:7\n992 rules/march_of_progress/rules.yaml:235:7\n993 rules/march_of_progress/rules.yaml:236:7\n994 rules/march_of_progress/rules.yaml:237:7\n997 rules/march_of_progress/rules.yaml:239:7\n998 rules/march_of_progress/rules.yaml:240:11\n1000 rules/march_of_progress/rules.yaml:242:11\n1001 rules/march_of_progress/rules.yaml:243:11\n1004 rules/march_of_progress/rules.yaml:244:15\n1013 rules/march_of_progress/rules.yaml:245:19\n1016 rules/march_of_progress/rules.yaml:248:11\n1020 rules/march_of_progress/rules.yaml:273:7\n1025 rules/march_of_progress/rules.yaml:274:11\n1026 rules/march_of_progress/rules.yaml:275:7\n1042 rules/march_of_progress/rules.yaml:264:7\n1061 rules/march_of_progress/rules.yaml:265:11\n1065 rules/march_of_progress/rules.yaml:257:7\n1070 rules/march_of_progress/flow.yaml:105:7\n1071 rules/march_of_progress/flow.yaml:106:11\n1072 rules/march_of_progress/flow.yaml:107:11\n1075 rules/march_of_progress/flow.yaml:109:15\n1076 rules/march_of_progress/flow.yaml:110:19\n1077 rules/march_of_progress/flow.yaml:111:11\n1078 rules/march_of_progress/flow.yaml:112:15\n1079 rules/march_of_progress/flow.yaml:113:15\n1089 rules/march_of_progress/rules.yaml:216:7\n1094 rules/march_of_progress/rules.yaml:217:7\n1100 rules/march_of_progress/rules.yaml:218:11\n1101 rules/march_of_progress/rules.yaml:219:11\n1102 rules/march_of_progress/rules.yaml:220:15\n1103 rules/march_of_progress/rules.yaml:221:11\n1104 rules/march_of_progress/rules.yaml:222:7\n1109 rules/march_of_progress/rules.yaml:223:11\n1110 rules/march_of_progress/rules.yaml:224:15\n1111 rules/march_of_progress/rules.yaml:225:15\n1112 rules/march_of_progress/rules.yaml:226:19\n1152 rules/march_of_progress/flow.yaml:88:7\n1153 rules/march_of_progress/flow.yaml:90:11\n1157 rules/march_of_progress/flow.yaml:8:7\n1158 rules/march_of_progress/flow.yaml:9:11\n1168 rules/march_of_progress/flow.yaml:32:7\n1178 rules/march_of_progress/flow.yaml:34:11\n1184 rules/march_of_progress/flow.yaml:54:7\n1185 rules/march_of_progress/flow.yaml:55:11\n1186 rules/march_of_progress/flow.yaml:56:11\n1187 rules/march_of_progress/flow.yaml:57:15\n1189 rules/march_of_progress/flow.yaml:59:15\n1190 rules/march_of_progress/flow.yaml:60:15\n1191 rules/march_of_progress/flow.yaml:61:19\n1192 rules/march_of_progress/flow.yaml:62:19\n1194 rules/march_of_progress/flow.yaml:64:19\n1195 rules/march_of_progress/flow.yaml:65:15\n1196 rules/march_of_progress/flow.yaml:66:15\n1222 rules/march_of_progress/rules.yaml:179:7\n1223 rules/march_of_progress/rules.yaml:180:7\n1238 rules/march_of_progress/rules.yaml:181:7\n1239 rules/march_of_progress/rules.yaml:182:11\n1240 rules/march_of_progress/rules.yaml:183:11\n1241 rules/march_of_progress/rules.yaml:184:7\n1250 rules/march_of_progress/rules.yaml:185:7\n1251 rules/march_of_progress/rules.yaml:186:7\n1259 rules/march_of_progress/rules.yaml:187:11\n1270 rules/march_of_progress/rules.yaml:189:11\n1276 rules/march_of_progress/rules.yaml:190:11\n1277 rules/march_of_progress/rules.yaml:191:15\n1278 rules/march_of_progress/rules.yaml:192:15\n1279 rules/march_of_progress/rules.yaml:193:11\n1282 rules/march_of_progress/rules.yaml:194:7\n1283 rules/march_of_progress/rules.yaml:195:7\n1288 rules/march_of_progress/rules.yaml:196:11\n1291 rules/march_of_progress/rules.yaml:197:11\n1299 rules/march_of_progress/rules.yaml:198:15\n1305 rules/march_of_progress/rules.yaml:199:15\n1309 rules/march_of_progress/rules.yaml:200:15\n1310 rules/march_of_progress/rules.yaml:201:15\n1313 rules/march_of_progress/rules.yaml:202:7\n1320 rules/march_of_progress/rules.yaml:203:7\n1348 rules/march_of_progress/cards.yaml:83:7\n1363 rules/march_of_progress/cards.yaml:91:7\n1380 rules/march_of_progress/cards.yaml:69:7\n1386 rules/march_of_progress/cards.yaml:70:7\n1387 rules/march_of_progress/cards.yaml:71:11\n1388 rules/march_of_progress/cards.yaml:72:11\n1389 rules/march_of_progress/cards.yaml:73:7\n1400 rules/march_of_progress/cards.yaml:74:7\n1401 rules/march_of_progress/cards.yaml:75:7\n1414 rules/march_of_progress/cards.yaml:11:7\n1419 rules/march_of_progress/cards.yaml:12:7\n1420 rules/march_of_progress/cards.yaml:13:11\n1421 rules/march_of_progress/cards.yaml:14:11\n1422 rules/march_of_progress/cards.yaml:15:7\n1433 rules/march_of_progress/cards.yaml:16:7\n1434 rules/march_of_progress/cards.yaml:17:11\n1435 rules/march_of_progress/cards.yaml:18:7\n1453 rules/march_of_progress/cards.yaml:19:7\n1471 rules/march_of_progress/cards.yaml:27:7\n1476 rules/march_of_progress/cards.yaml:28:7\n1477 rules/march_of_progress/cards.yaml:29:11\n1478 rules/march_of_progress/cards.yaml:30:11\n1479 rules/march_of_progress/cards.yaml:31:7\n1490 rules/march_of_progress/cards.yaml:32:7\n1491 rules/march_of_progress/cards.yaml:33:7\n1492 rules/march_of_progress/cards.yaml:34:11\n1493 rules/march_of_progress/cards.yaml:35:7\n1494 rules/march_of_progress/cards.yaml:36:7\n1497 rules/march_of_progress/cards.yaml:37:7\n1505 rules/march_of_progress/cards.yaml:38:11\n1518 rules/march_of_progress/cards.yaml:39:11\n1519 rules/march_of_progress/cards.yaml:40:15\n1525 rules/march_of_progress/cards.yaml:41:7\n1538 rules/march_of_progress/cards.yaml:42:7\n1539 rules/march_of_progress/cards.yaml:43:11\n1544 rules/march_of_progress/cards.yaml:116:7\n1545 rules/march_of_progress/cards.yaml:117:11\n1547 rules/march_of_progress/cards.yaml:119:11\n1548 rules/march_of_progress/cards.yaml:120:7\n1551 rules/march_of_progress/cards.yaml:121:7\n1554 rules/march_of_progress/cards.yaml:122:7\n1567 rules/march_of_progress/cards.yaml:99:7\n1573 rules/march_of_progress/cards.yaml:100:7\n1574 rules/march_of_progress/cards.yaml:101:11\n1575 rules/march_of_progress/cards.yaml:102:11\n1576 rules/march_of_progress/cards.yaml:103:7\n1587 rules/march_of_progress/cards.yaml:104:7\n1590 rules/march_of_progress/cards.yaml:105:7\n1592 rules/march_of_progress/cards.yaml:106:7\n1612 rules/march_of_progress/rules.yaml:233:7\n1613 rules/march_of_progress/rules.yaml:234:7\n1619 rules/march_of_progress/rules.yaml:235:7\n1626 rules/march_of_progress/rules.yaml:236:7\n1627 rules/march_of_progress/rules.yaml:237:7\n1630 rules/march_of_progress/rules.yaml:238:7\n1631 rules/march_of_progress/rules.yaml:239:7\n1638 rules/march_of_progress/rules.yaml:240:11\n1642 rules/march_of_progress/rules.yaml:242:11\n1649 rules/march_of_progress/rules.yaml:243:11\n1652 rules/march_of_progress/rules.yaml:244:15\n1657 rules/march_of_progress/rules.yaml:245:19\n1659 rules/march_of_progress/rules.yaml:246:19\n1662 rules/march_of_progress/rules.yaml:248:11\n1675 rules/march_of_progress/rules.yaml:273:7\n1680 rules/march_of_progress/rules.yaml:274:11\n1681 rules/march_of_progress/rules.yaml:275:7\n1701 rules/march_of_progress/rules.yaml:264:7\n1720 rules/march_of_progress/rules.yaml:265:11\n1721 rules/march_of_progress/rules.yaml:266:7\n1728 rules/march_of_progress/rules.yaml:257:7\n1744 rules/march_of_progress/flow.yaml:105:7\n1749 rules/march_of_progress/flow.yaml:106:11\n1750 rules/march_of_progress/flow.yaml:107:11\n1770 rules/march_of_progress/flow.yaml:109:15\n1771 rules/march_of_progress/flow.yaml:110:19\n1772 rules/march_of_progress/flow.yaml:111:11\n1773 rules/march_of_progress/flow.yaml:112:15\n1774 rules/march_of_progress/flow.yaml:113:15\n1779 rules/march_of_progress/flow.yaml:114:11\n1811 rules/march_of_progress/rules.yaml:216:7\n1817 rules/march_of_progress/rules.yaml:217:7\n1832 rules/march_of_progress/rules.yaml:218:11\n1833 rules/march_of_progress/rules.yaml:219:11\n1841 rules/march_of_progress/rules.yaml:220:15\n1856 rules/march_of_progress/rules.yaml:221:11\n1859 rules/march_of_progress/rules.yaml:222:7\n1876 rules/march_of_progress/rules.yaml:223:11\n1885 rules/march_of_progress/rules.yaml:224:15\n1898 rules/march_of_progress/rules.yaml:225:15\n1899 rules/march_of_progress/rules.yaml:226:19\n1917 rules/march_of_progress/flow.yaml:88:7\n1931 rules/march_of_progress/flow.yaml:89:11\n1932 rules/march_of_progress/flow.yaml:90:11\n1942 rules/march_of_progress/flow.yaml:8:7\n1943 rules/march_of_progress/flow.yaml:9:11\n1961 rules/march_of_progress/flow.yaml:32:7\n1982 rules/march_of_progress/flow.yaml:34:11\n1985 rules/march_of_progress/flow.yaml:35:11\n1986 rules/march_of_progress/flow.yaml:36:7\n2002 rules/march_of_progress/flow.yaml:54:7\n2016 rules/march_of_progress/flow.yaml:55:11\n2017 rules/march_of_progress/flow.yaml:56:11\n2025 rules/march_of_progress/flow.yaml:57:15\n2030 rules/march_of_progress/flow.yaml:59:15\n2031 rules/march_of_progress/flow.yaml:60:15\n2041 rules/march_of_progress/flow.yaml:61:19\n2054 rules/march_of_progress/flow.yaml:62:19\n2060 rules/march_of_progress/flow.yaml:64:19\n2075 rules/march_of_progress/flow.yaml:65:15\n2082 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "436 rules/march_of_progress/rules.yaml:126:7\n445 rules/march_of_progress/rules.yaml:27:7\n453 rules/march_of_progress/rules.yaml:20:7\n462 rules/march_of_progress/rules.yaml:72:7\n463 rules/march_of_progress/rules.yaml:73:11\n464 rules/march_of_progress/rules.yaml:74:15\n465 rules/march_of_progress/rules.yaml:75:11\n466 rules/march_of_progress/rules.yaml:76:7\n470 rules/march_of_progress/rules.yaml:118:7\n474 rules/march_of_progress/rules.yaml:43:7\n475 rules/march_of_progress/rules.yaml:44:11\n492 rules/march_of_progress/rules.yaml:45:7\n493 rules/march_of_progress/rules.yaml:46:11\n502 rules/march_of_progress/rules.yaml:47:7\n511 rules/march_of_progress/rules.yaml:108:7\n515 rules/march_of_progress/rules.yaml:64:7\n524 rules/march_of_progress/rules.yaml:13:7\n533 rules/march_of_progress/rules.yaml:55:7\n545 rules/march_of_progress/rules.yaml:56:11\n546 rules/march_of_progress/rules.yaml:57:7\n550 rules/march_of_progress/rules.yaml:35:7\n560 rules/march_of_progress/cards.yaml:113:15\n565 rules/march_of_progress/rules.yaml:92:7\n573 rules/march_of_progress/rules.yaml:84:7\n577 rules/march_of_progress/rules.yaml:136:7\n578 rules/march_of_progress/rules.yaml:137:11\n583 rules/march_of_progress/rules.yaml:138:7\n593 rules/march_of_progress/rules.yaml:100:7\n597 rules/march_of_progress/rules.yaml:288:7\n598 rules/march_of_progress/rules.yaml:289:11\n608 rules/march_of_progress/rules.yaml:290:11\n609 rules/march_of_progress/rules.yaml:291:15\n611 rules/march_of_progress/rules.yaml:292:15\n612 rules/march_of_progress/rules.yaml:293:19\n619 rules/march_of_progress/rules.yaml:294:19\n624 rules/march_of_progress/rules.yaml:295:19\n625 rules/march_of_progress/rules.yaml:296:19\n626 rules/march_of_progress/rules.yaml:297:19\n631 rules/march_of_progress/rules.yaml:298:19\n632 rules/march_of_progress/rules.yaml:299:19\n633 rules/march_of_progress/rules.yaml:300:19\n634 rules/march_of_progress/rules.yaml:301:19\n635 rules/march_of_progress/rules.yaml:302:19\n636 rules/march_of_progress/rules.yaml:303:23\n639 rules/march_of_progress/rules.yaml:305:23\n642 rules/march_of_progress/rules.yaml:307:23\n644 rules/march_of_progress/rules.yaml:308:19\n645 rules/march_of_progress/rules.yaml:309:23\n648 rules/march_of_progress/rules.yaml:311:23\n651 rules/march_of_progress/rules.yaml:313:23\n656 rules/march_of_progress/cards.yaml:51:7\n661 rules/march_of_progress/cards.yaml:52:7\n662 rules/march_of_progress/cards.yaml:53:11\n665 rules/march_of_progress/cards.yaml:55:11\n673 rules/march_of_progress/cards.yaml:57:11\n676 rules/march_of_progress/cards.yaml:59:11\n677 rules/march_of_progress/cards.yaml:60:11\n678 rules/march_of_progress/cards.yaml:61:11\n683 rules/march_of_progress/rules.yaml:170:7\n684 rules/march_of_progress/rules.yaml:171:7\n685 rules/march_of_progress/rules.yaml:172:7\n690 rules/march_of_progress/flow.yaml:97:7\n696 rules/march_of_progress/flow.yaml:98:11\n697 rules/march_of_progress/flow.yaml:99:11\n705 rules/march_of_progress/flow.yaml:81:7\n710 rules/march_of_progress/flow.yaml:82:7\n716 rules/march_of_progress/rules.yaml:146:7\n717 rules/march_of_progress/rules.yaml:147:7\n719 rules/march_of_progress/rules.yaml:148:7\n721 rules/march_of_progress/rules.yaml:149:7\n722 rules/march_of_progress/rules.yaml:150:11\n725 rules/march_of_progress/rules.yaml:152:11\n730 rules/march_of_progress/rules.yaml:159:7\n731 rules/march_of_progress/rules.yaml:160:7\n732 rules/march_of_progress/rules.yaml:161:7\n733 rules/march_of_progress/rules.yaml:162:7\n734 rules/march_of_progress/rules.yaml:163:7\n739 rules/march_of_progress/flow.yaml:15:7\n740 rules/march_of_progress/flow.yaml:16:7\n741 rules/march_of_progress/flow.yaml:17:7\n742 rules/march_of_progress/flow.yaml:18:7\n743 rules/march_of_progress/flow.yaml:19:7\n745 rules/march_of_progress/flow.yaml:20:7\n750 rules/march_of_progress/flow.yaml:21:11\n751 rules/march_of_progress/flow.yaml:22:11\n752 rules/march_of_progress/flow.yaml:23:11\n754 rules/march_of_progress/flow.yaml:24:7\n755 rules/march_of_progress/flow.yaml:25:7\n760 rules/march_of_progress/flow.yaml:72:7\n761 rules/march_of_progress/flow.yaml:73:11\n768 rules/march_of_progress/flow.yaml:42:7\n769 rules/march_of_progress/flow.yaml:43:11\n770 rules/march_of_progress/flow.yaml:44:15\n778 rules/march_of_progress/flow.yaml:45:15\n840 rules/march_of_progress/rules.yaml:179:7\n841 rules/march_of_progress/rules.yaml:180:7\n859 rules/march_of_progress/rules.yaml:181:7\n860 rules/march_of_progress/rules.yaml:183:11\n861 rules/march_of_progress/rules.yaml:184:7\n873 rules/march_of_progress/rules.yaml:185:7\n874 rules/march_of_progress/rules.yaml:186:7\n875 rules/march_of_progress/rules.yaml:187:11\n883 rules/march_of_progress/rules.yaml:189:11\n884 rules/march_of_progress/rules.yaml:190:11\n885 rules/march_of_progress/rules.yaml:192:15\n886 rules/march_of_progress/rules.yaml:193:11\n887 rules/march_of_progress/rules.yaml:194:7\n888 rules/march_of_progress/rules.yaml:195:7\n889 rules/march_of_progress/rules.yaml:196:11\n901 rules/march_of_progress/rules.yaml:197:11\n902 rules/march_of_progress/rules.yaml:198:15\n909 rules/march_of_progress/rules.yaml:199:15\n917 rules/march_of_progress/rules.yaml:201:15\n918 rules/march_of_progress/rules.yaml:202:7\n919 rules/march_of_progress/rules.yaml:203:7\n923 rules/march_of_progress/cards.yaml:83:7\n927 rules/march_of_progress/cards.yaml:91:7\n931 rules/march_of_progress/cards.yaml:69:7\n937 rules/march_of_progress/cards.yaml:70:7\n938 rules/march_of_progress/cards.yaml:72:11\n939 rules/march_of_progress/cards.yaml:73:7\n946 rules/march_of_progress/cards.yaml:74:7\n950 rules/march_of_progress/cards.yaml:11:7\n955 rules/march_of_progress/cards.yaml:12:7\n956 rules/march_of_progress/cards.yaml:14:11\n957 rules/march_of_progress/cards.yaml:15:7\n964 rules/march_of_progress/cards.yaml:16:7\n965 rules/march_of_progress/cards.yaml:17:11\n966 rules/march_of_progress/cards.yaml:18:7\n974 rules/march_of_progress/cards.yaml:19:7\n978 rules/march_of_progress/cards.yaml:27:7\n983 rules/march_of_progress/cards.yaml:28:7\n984 rules/march_of_progress/cards.yaml:30:11\n985 rules/march_of_progress/cards.yaml:31:7\n992 rules/march_of_progress/cards.yaml:32:7\n993 rules/march_of_progress/cards.yaml:33:7\n994 rules/march_of_progress/cards.yaml:34:11\n995 rules/march_of_progress/cards.yaml:35:7\n996 rules/march_of_progress/cards.yaml:36:7\n999 rules/march_of_progress/cards.yaml:37:7\n1000 rules/march_of_progress/cards.yaml:38:11\n1001 rules/march_of_progress/cards.yaml:39:11\n1002 rules/march_of_progress/cards.yaml:40:15\n1003 rules/march_of_progress/cards.yaml:41:7\n1010 rules/march_of_progress/cards.yaml:42:7\n1011 rules/march_of_progress/cards.yaml:43:11\n1015 rules/march_of_progress/cards.yaml:116:7\n1018 rules/march_of_progress/cards.yaml:119:11\n1019 rules/march_of_progress/cards.yaml:120:7\n1022 rules/march_of_progress/cards.yaml:121:7\n1029 rules/march_of_progress/cards.yaml:99:7\n1035 rules/march_of_progress/cards.yaml:100:7\n1036 rules/march_of_progress/cards.yaml:102:11\n1037 rules/march_of_progress/cards.yaml:103:7\n1044 rules/march_of_progress/cards.yaml:104:7\n1047 rules/march_of_progress/cards.yaml:105:7\n1052 rules/march_of_progress/rules.yaml:233:7\n1053 rules/march_of_progress/rules.yaml:234:7\n1059 rules/march_of_progress/rules.yaml:235:7\n1060 rules/march_of_progress/rules.yaml:236:7\n1061 rules/march_of_progress/rules.yaml:237:7\n1064 rules/march_of_progress/rules.yaml:239:7\n1065 rules/march_of_progress/rules.yaml:240:11\n1067 rules/march_of_progress/rules.yaml:242:11\n1068 rules/march_of_progress/rules.yaml:243:11\n1071 rules/march_of_progress/rules.yaml:244:15\n1080 rules/march_of_progress/rules.yaml:245:19\n1083 rules/march_of_progress/rules.yaml:248:11\n1087 rules/march_of_progress/rules.yaml:273:7\n1092 rules/march_of_progress/rules.yaml:274:11\n1093 rules/march_of_progress/rules.yaml:275:7\n1109 rules/march_of_progress/rules.yaml:264:7\n1128 rules/march_of_progress/rules.yaml:265:11\n1132 rules/march_of_progress/rules.yaml:257:7\n1137 rules/march_of_progress/flow.yaml:105:7\n1138 rules/march_of_progress/flow.yaml:106:11\n1139 rules/march_of_progress/flow.yaml:107:11\n1142 rules/march_of_progress/flow.yaml:109:15\n1143 rules/march_of_progress/flow.yaml:110:19\n1144 rules/march_of_progress/flow.yaml:111:11\n1145 rules/march_of_progress/flow.yaml:112:15\n1146 rules/march_of_progress/flow.yaml:113:15\n1156 rules/march_of_progress/rules.yaml:216:7\n1161 rules/march_of_progress/rules.yaml:217:7\n1167 rules/march_of_progress/rules.yaml:218:11\n1168 rules/march_of_progress/rules.yaml:219:11\n1169 rules/march_of_progress/rules.yaml:220:15\n1176 rules/march_of_progress/rules.yaml:221:11\n1177 rules/march_of_progress/rules.yaml:222:7\n1182 rules/march_of_progress/rules.yaml:223:11\n1183 rules/march_of_progress/rules.yaml:224:15\n1184 rules/march_of_progress/rules.yaml:225:15\n1185 rules/march_of_progress/rules.yaml:226:19\n1225 rules/march_of_progress/flow.yaml:88:7\n1226 rules/march_of_progress/flow.yaml:90:11\n1230 rules/march_of_progress/flow.yaml:8:7\n1231 rules/march_of_progress/flow.yaml:9:11\n1241 rules/march_of_progress/flow.yaml:32:7\n1253 rules/march_of_progress/flow.yaml:34:11\n1263 rules/march_of_progress/flow.yaml:54:7\n1264 rules/march_of_progress/flow.yaml:55:11\n1265 rules/march_of_progress/flow.yaml:56:11\n1266 rules/march_of_progress/flow.yaml:57:15\n1268 rules/march_of_progress/flow.yaml:59:15\n1269 rules/march_of_progress/flow.yaml:60:15\n1270 rules/march_of_progress/flow.yaml:61:19\n1277 rules/march_of_progress/flow.yaml:62:19\n1279 rules/march_of_progress/flow.yaml:64:19\n1286 rules/march_of_progress/flow.yaml:65:15\n1287 rules/march_of_progress/flow.yaml:66:15\n1313 rules/march_of_progress/rules.yaml:179:7\n1314 rules/march_of_progress/rules.yaml:180:7\n1329 rules/march_of_progress/rules.yaml:181:7\n1330 rules/march_of_progress/rules.yaml:182:11\n1331 rules/march_of_progress/rules.yaml:183:11\n1332 rules/march_of_progress/rules.yaml:184:7\n1341 rules/march_of_progress/rules.yaml:185:7\n1342 rules/march_of_progress/rules.yaml:186:7\n1350 rules/march_of_progress/rules.yaml:187:11\n1361 rules/march_of_progress/rules.yaml:189:11\n1367 rules/march_of_progress/rules.yaml:190:11\n1368 rules/march_of_progress/rules.yaml:191:15\n1369 rules/march_of_progress/rules.yaml:192:15\n1370 rules/march_of_progress/rules.yaml:193:11\n1373 rules/march_of_progress/rules.yaml:194:7\n1374 rules/march_of_progress/rules.yaml:195:7\n1379 rules/march_of_progress/rules.yaml:196:11\n1382 rules/march_of_progress/rules.yaml:197:11\n1390 rules/march_of_progress/rules.yaml:198:15\n1396 rules/march_of_progress/rules.yaml:199:15\n1400 rules/march_of_progress/rules.yaml:200:15\n1401 rules/march_of_progress/rules.yaml:201:15\n1404 rules/march_of_progress/rules.yaml:202:7\n1411 rules/march_of_progress/rules.yaml:203:7\n1439 rules/march_of_progress/cards.yaml:83:7\n1454 rules/march_of_progress/cards.yaml:91:7\n1471 rules/march_of_progress/cards.yaml:69:7\n1477 rules/march_of_progress/cards.yaml:70:7\n1478 rules/march_of_progress/cards.yaml:71:11\n1479 rules/march_of_progress/cards.yaml:72:11\n1480 rules/march_of_progress/cards.yaml:73:7\n1491 rules/march_of_progress/cards.yaml:74:7\n1492 rules/march_of_progress/cards.yaml:75:7\n1505 rules/march_of_progress/cards.yaml:11:7\n1510 rules/march_of_progress/cards.yaml:12:7\n1511 rules/march_of_progress/cards.yaml:13:11\n1512 rules/march_of_progress/cards.yaml:14:11\n1513 rules/march_of_progress/cards.yaml:15:7\n1524 rules/march_of_progress/cards.yaml:16:7\n1525 rules/march_of_progress/cards.yaml:17:11\n1526 rules/march_of_progress/cards.yaml:18:7\n1544 rules/march_of_progress/cards.yaml:19:7\n1562 rules/march_of_progress/cards.yaml:27:7\n1567 rules/march_of_progress/cards.yaml:28:7\n1568 rules/march_of_progress/cards.yaml:29:11\n1569 rules/march_of_progress/cards.yaml:30:11\n1570 rules/march_of_progress/cards.yaml:31:7\n1581 rules/march_of_progress/cards.yaml:32:7\n1582 rules/march_of_progress/cards.yaml:33:7\n1583 rules/march_of_progress/cards.yaml:34:11\n1584 rules/march_of_progress/cards.yaml:35:7\n1585 rules/march_of_progress/cards.yaml:36:7\n1588 rules/march_of_progress/cards.yaml:37:7\n1596 rules/march_of_progress/cards.yaml:38:11\n1609 rules/march_of_progress/cards.yaml:39:11\n1610 rules/march_of_progress/cards.yaml:40:15\n1616 rules/march_of_progress/cards.yaml:41:7\n1629 rules/march_of_progress/cards.yaml:42:7\n1630 rules/march_of_progress/cards.yaml:43:11\n1635 rules/march_of_progress/cards.yaml:116:7\n1636 rules/march_of_progress/cards.yaml:117:11\n1638 rules/march_of_progress/cards.yaml:119:11\n1639 rules/march_of_progress/cards.yaml:120:7\n1642 rules/march_of_progress/cards.yaml:121:7\n1645 rules/march_of_progress/cards.yaml:122:7\n1658 rules/march_of_progress/cards.yaml:99:7\n1664 rules/march_of_progress/cards.yaml:100:7\n1665 rules/march_of_progress/cards.yaml:101:11\n1666 rules/march_of_progress/cards.yaml:102:11\n1667 rules/march_of_progress/cards.yaml:103:7\n1678 rules/march_of_progress/cards.yaml:104:7\n1681 rules/march_of_progress/cards.yaml:105:7\n1683 rules/march_of_progress/cards.yaml:106:7\n1703 rules/march_of_progress/rules.yaml:233:7\n1704 rules/march_of_progress/rules.yaml:234:7\n1710 rules/march_of_progress/rules.yaml:235:7\n1717 rules/march_of_progress/rules.yaml:236:7\n1718 rules/march_of_progress/rules.yaml:237:7\n1721 rules/march_of_progress/rules.yaml:238:7\n1722 rules/march_of_progress/rules.yaml:239:7\n1729 rules/march_of_progress/rules.yaml:240:11\n1733 rules/march_of_progress/rules.yaml:242:11\n1740 rules/march_of_progress/rules.yaml:243:11\n1743 rules/march_of_progress/rules.yaml:244:15\n1748 rules/march_of_progress/rules.yaml:245:19\n1750 rules/march_of_progress/rules.yaml:246:19\n1753 rules/march_of_progress/rules.yaml:248:11\n1766 rules/march_of_progress/rules.yaml:273:7\n1771 rules/march_of_progress/rules.yaml:274:11\n1772 rules/march_of_progress/rules.yaml:275:7\n1792 rules/march_of_progress/rules.yaml:264:7\n1811 rules/march_of_progress/rules.yaml:265:11\n1812 rules/march_of_progress/rules.yaml:266:7\n1819 rules/march_of_progress/rules.yaml:257:7\n1835 rules/march_of_progress/flow.yaml:105:7\n1840 rules/march_of_progress/flow.yaml:106:11\n1841 rules/march_of_progress/flow.yaml:107:11\n1861 rules/march_of_progress/flow.yaml:109:15\n1862 rules/march_of_progress/flow.yaml:110:19\n1863 rules/march_of_progress/flow.yaml:111:11\n1864 rules/march_of_progress/flow.yaml:112:15\n1865 rules/march_of_progress/flow.yaml:113:15\n1870 rules/march_of_progress/flow.yaml:114:11\n1902 rules/march_of_progress/rules.yaml:216:7\n1908 rules/march_of_progress/rules.yaml:217:7\n1923 rules/march_of_progress/rules.yaml:218:11\n1924 rules/march_of_progress/rules.yaml:219:11\n1932 rules/march_of_progress/rules.yaml:220:15\n1947 rules/march_of_progress/rules.yaml:221:11\n1950 rules/march_of_progress/rules.yaml:222:7\n1967 rules/march_of_progress/rules.yaml:223:11\n1976 rules/march_of_progress/rules.yaml:224:15\n1989 rules/march_of_progress/rules.yaml:225:15\n1990 rules/march_of_progress/rules.yaml:226:19\n2008 rules/march_of_progress/flow.yaml:88:7\n2022 rules/march_of_progress/flow.yaml:89:11\n2023 rules/march_of_progress/flow.yaml:90:11\n2033 rules/march_of_progress/flow.yaml:8:7\n2034 rules/march_of_progress/flow.yaml:9:11\n2052 rules/march_of_progress/flow.yaml:32:7\n2073 rules/march_of_progress/flow.yaml:34:11\n2076 rules/march_of_progress/flow.yaml:35:11\n2077 rules/march_of_progress/flow.yaml:36:7\n2093 rules/march_of_progress/flow.yaml:54:7\n2107 rules/march_of_progress/flow.yaml:55:11\n2108 rules/march_of_progress/flow.yaml:56:11\n2116 rules/march_of_progress/flow.yaml:57:15\n2121 rules/march_of_progress/flow.yaml:59:15\n2122 rules/march_of_progress/flow.yaml:60:15\n2132 rules/march_of_progress/flow.yaml:61:19\n2145 rules/march_of_progress/flow.yaml:62:19\n2151 rules/march_of_progress/flow.yaml:64:19\n2166 rules/march_of_progress/flow.yaml:65:15\n2173 rules/march_of_progress/flow.yaml:66:15"

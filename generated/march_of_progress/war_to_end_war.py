@@ -9,6 +9,7 @@ from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, regist
 
 from . import thirty_years_war as _base
 from .engine import (
+    _BITS8,
     _LOG,
     _REVEALS,
     MAX_LOOP,
@@ -289,7 +290,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         S[self.o_e_army__on_capital + v_a] = False
 
     def p_end__ww1_game_end(self, S: list[Any]) -> None:
-        "At the end of a turn a side with no VPs loses; otherwise, when all VPs have been claimed (the stock is empty), the most VPs wins and equal VPs is a draw. (MOP-WW1-END-02, MOP-WW1-END-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:301:7]"
+        """At the end of a turn a side with no VPs loses; otherwise, when all VPs have been claimed (the stock is empty), the most VPs wins and equal VPs is a draw. (MOP-WW1-END-02, MOP-WW1-END-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:301:7]"""
         N: list[int] = S
         v_broke = [v_p for v_p in self.all_player if N[self.o_p_vp + v_p] == 0]
         if len(v_broke) == 1:
@@ -297,12 +298,17 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S,
                 [
                     (
-                        self.tab_enemy[_head(v_broke)]
+                        self.tab_enemy[v_broke[0] if v_broke else _head(v_broke)]
                         if self.tab_enemy is not None
-                        else self.f_enemy(S, _head(v_broke))
+                        else self.f_enemy(S, v_broke[0] if v_broke else _head(v_broke))
                     )
                 ],
-                "".join((_name(self.name_player, _head(v_broke)), " has no VPs")),
+                "".join(
+                    (
+                        _name(self.name_player, v_broke[0] if v_broke else _head(v_broke)),
+                        " has no VPs",
+                    )
+                ),
             )
         elif len(v_broke) == 2:
             _end(S, [], "Both sides have no VPs")
@@ -341,7 +347,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
+        """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"""
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
@@ -356,13 +362,30 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        v_a_2 = _pick(R, v_mine)
-        v_dest = _pick(R, _uniq(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a_2])))
+        v_a_2 = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
+        v_dest = (
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := _uniq(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a_2]))
+                )
+            )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         self.p_move_army(S, v_a_2, v_dest)
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
+        """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"""
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
@@ -377,7 +400,13 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        v_a_2 = _pick(R, v_mine)
+        v_a_2 = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
         v_start = S[self.o_e_army__location + v_a_2]
         v_group = [v_a_2]
         v_partners = [
@@ -387,7 +416,13 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a_2, v_b_2]
-        v_dest = _pick(R, _uniq(self.f_destinations(S, v_me, v_start)))
+        v_dest = (
+            _o2[0]
+            if (_n3 := len(_o2 := _uniq(self.f_destinations(S, v_me, v_start)))) == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
         self.p_take_sides(S, v_me, v_group, v_dest)
@@ -448,7 +483,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                         _w1 = True
                         break
                 if not _w1:
-                    _r1 = _head(v_attackers)
+                    _r1 = v_attackers[0] if v_attackers else _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
         else:
             self.q_combat_loss(S, R, v_att, v_where)
@@ -502,21 +537,29 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
 
     def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: Any) -> None:
-        "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
+        """The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"""
         N: list[int] = S
         S[self.o_g_defence_plus] = 0
-        v_moves = _bits(N[self.o_p_hand + v_foe] & self.mk_card__group.get("move", 0))
+        v_moves = (
+            _BITS8[_m1]
+            if 0 <= (_m1 := (N[self.o_p_hand + v_foe] & self.mk_card__group.get("move", 0))) < 256
+            else _bits(_m1)
+        )
         if len(v_moves) > 0:
             v_d = _pick_optional(R, v_moves)
             if v_d is not None:
                 _c1 = v_d
-                S[self.o_p_hand + v_foe] = _take(S[self.o_p_hand + v_foe], _c1)
+                S[self.o_p_hand + v_foe] = (
+                    _m2 & ~(1 << _c1)
+                    if _c1 is not None and (_m2 := S[self.o_p_hand + v_foe]) >> _c1 & 1
+                    else _take(S[self.o_p_hand + v_foe], _c1)
+                )
                 S[self.o_p_discard + v_foe] |= 1 << _c1
                 S[_REVEALS] += 1
                 S[self.o_g_defence_plus] = 1
 
     def q_lose_one(self, S: list[Any], R: Any, v_p: int, v_where: Any) -> None:
-        "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
+        """One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"""
         v_mine = [
             v_a__1
             for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
@@ -529,9 +572,15 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if self.c_casualty_chosen_by_owner
             else (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p))
         )
-        v_a = _head(v_mine)
+        v_a = v_mine[0] if v_mine else _head(v_mine)
         if len(v_mine) > 1:
-            v_a = _pick(R, v_mine)
+            v_a = (
+                v_mine[0]
+                if (_n1 := len(v_mine)) == 1
+                else v_mine[int(R() * _n1)]
+                if _n1
+                else _pick(R, v_mine)
+            )
         self.p_destroy(S, v_a)
 
     def q_main(self, S: list[Any], R: Any, k: int) -> None:
@@ -1057,4 +1106,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "205 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n209 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n216 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n252 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n282 rules/march_of_progress/rules.yaml:165:3\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n287 rules/march_of_progress/rules.yaml:170:7\n288 rules/march_of_progress/rules.yaml:171:7\n289 rules/march_of_progress/rules.yaml:172:7\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n296 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n308 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n311 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n378 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n386 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n387 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n398 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n399 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n418 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n419 rules/march_of_progress/rules.yaml:228:3\n423 rules/march_of_progress/rules.yaml:233:7\n424 rules/march_of_progress/rules.yaml:234:7\n430 rules/march_of_progress/rules.yaml:235:7\n431 rules/march_of_progress/rules.yaml:236:7\n432 rules/march_of_progress/rules.yaml:237:7\n435 rules/march_of_progress/rules.yaml:239:7\n436 rules/march_of_progress/rules.yaml:240:11\n438 rules/march_of_progress/rules.yaml:242:11\n439 rules/march_of_progress/rules.yaml:243:11\n442 rules/march_of_progress/rules.yaml:244:15\n451 rules/march_of_progress/rules.yaml:245:19\n454 rules/march_of_progress/rules.yaml:248:11\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n464 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n478 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n479 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n492 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n496 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n497 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n508 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n509 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n510 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n516 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n520 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n525 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n526 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n532 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n533 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n585 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n598 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n600 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n601 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n612 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n630 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n631 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n650 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n655 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n656 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n657 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n658 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n664 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n665 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n666 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n677 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n678 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n679 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n684 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n692 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n705 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n712 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n726 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n727 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n735 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n736 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n737 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n739 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n740 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n743 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n747 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n751 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n753 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n765 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n766 rules/march_of_progress/rules.yaml:228:3\n787 rules/march_of_progress/rules.yaml:233:7\n788 rules/march_of_progress/rules.yaml:234:7\n794 rules/march_of_progress/rules.yaml:235:7\n801 rules/march_of_progress/rules.yaml:236:7\n802 rules/march_of_progress/rules.yaml:237:7\n805 rules/march_of_progress/rules.yaml:238:7\n806 rules/march_of_progress/rules.yaml:239:7\n813 rules/march_of_progress/rules.yaml:240:11\n817 rules/march_of_progress/rules.yaml:242:11\n824 rules/march_of_progress/rules.yaml:243:11\n827 rules/march_of_progress/rules.yaml:244:15\n832 rules/march_of_progress/rules.yaml:245:19\n834 rules/march_of_progress/rules.yaml:246:19\n837 rules/march_of_progress/rules.yaml:248:11\n855 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n856 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n861 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n862 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n875 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n876 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n889 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n906 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n907 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n914 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n947 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n948 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n949 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n957 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n965 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n966 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n970 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n971 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n992 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n997 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n998 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n999 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1000 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1005 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1006 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1014 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1029 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1030 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "206 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n210 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n217 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n232 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n237 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n252 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n259 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n264 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n269 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n279 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n283 rules/march_of_progress/rules.yaml:165:3\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n288 rules/march_of_progress/rules.yaml:170:7\n289 rules/march_of_progress/rules.yaml:171:7\n290 rules/march_of_progress/rules.yaml:172:7\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n296 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n297 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n317 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n327 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n356 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n384 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n385 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n396 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n417 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n418 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n419 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n426 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n427 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n428 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n437 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n438 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n441 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n446 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n448 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n454 rules/march_of_progress/rules.yaml:228:3\n458 rules/march_of_progress/rules.yaml:233:7\n459 rules/march_of_progress/rules.yaml:234:7\n465 rules/march_of_progress/rules.yaml:235:7\n466 rules/march_of_progress/rules.yaml:236:7\n467 rules/march_of_progress/rules.yaml:237:7\n470 rules/march_of_progress/rules.yaml:239:7\n471 rules/march_of_progress/rules.yaml:240:11\n473 rules/march_of_progress/rules.yaml:242:11\n474 rules/march_of_progress/rules.yaml:243:11\n477 rules/march_of_progress/rules.yaml:244:15\n486 rules/march_of_progress/rules.yaml:245:19\n489 rules/march_of_progress/rules.yaml:248:11\n493 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n494 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n499 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n500 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n531 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n532 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n542 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n543 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n548 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n549 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n550 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n551 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n559 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n563 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n568 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n570 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n575 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n576 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n577 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n634 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n639 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n640 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n641 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n642 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n647 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n648 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n649 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n650 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n661 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n679 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n680 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n699 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n704 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n705 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n707 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n712 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n713 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n714 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n715 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n726 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n727 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n728 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n733 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n741 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n754 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n755 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n761 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n774 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n775 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n776 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n784 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n785 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n786 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n788 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n792 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n795 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n796 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n797 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n798 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n800 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n802 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n814 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n815 rules/march_of_progress/rules.yaml:228:3\n836 rules/march_of_progress/rules.yaml:233:7\n837 rules/march_of_progress/rules.yaml:234:7\n843 rules/march_of_progress/rules.yaml:235:7\n850 rules/march_of_progress/rules.yaml:236:7\n851 rules/march_of_progress/rules.yaml:237:7\n854 rules/march_of_progress/rules.yaml:238:7\n855 rules/march_of_progress/rules.yaml:239:7\n862 rules/march_of_progress/rules.yaml:240:11\n866 rules/march_of_progress/rules.yaml:242:11\n873 rules/march_of_progress/rules.yaml:243:11\n876 rules/march_of_progress/rules.yaml:244:15\n881 rules/march_of_progress/rules.yaml:245:19\n883 rules/march_of_progress/rules.yaml:246:19\n886 rules/march_of_progress/rules.yaml:248:11\n904 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n905 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n910 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n911 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n924 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n925 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n938 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n955 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n956 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n963 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n996 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n997 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n998 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1006 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1014 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1015 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1019 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1020 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1041 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1046 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1047 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1048 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1049 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1054 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1055 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1063 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1078 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1079 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

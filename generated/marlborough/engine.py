@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
+from rulecraft.runtime.prelude import BITS8 as _BITS8
 from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
 from rulecraft.runtime.prelude import LIMIT as _LIMIT
 from rulecraft.runtime.prelude import LOG as _LOG
@@ -1251,7 +1252,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         v_rebels = (
             [
                 S[self.o_e_unit__at + v_u]
@@ -1351,7 +1352,7 @@ class MarlboroughRules:
                 if self.s_e_unit__leadership[v_u_4] == v_best:
                     _w2.append(v_u_4)
                     break
-            v_c = _head(_w2)
+            v_c = _w2[0] if _w2 else _head(_w2)
             v_total += v_best if v_used == 0 else max(0, v_best - 1)
             v_used += 1
             v_left = [v_u_5 for v_u_5 in v_left if v_u_5 != v_c]
@@ -1362,9 +1363,9 @@ class MarlboroughRules:
         return v_giver != v_receiver
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"
+        """deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"""
         N: list[int] = S
-        return _bits(N[self.o_p_markers + v_giver])
+        return _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_markers + v_giver]) < 256 else _bits(_m1)
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
         "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"
@@ -1525,7 +1526,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__1] == "spain":
                     _w5.append(v_n__1)
                     break
-            v_m += 1 if S[self.o_e_nation__control + _head(_w5)] == v_p else -1
+            v_m += 1 if S[self.o_e_nation__control + (_w5[0] if _w5 else _head(_w5))] == v_p else -1
         _w7 = self.id_nation[v_t] == "ireland"
         if _w7:
             _w6 = []
@@ -1533,7 +1534,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__2] == "england":
                     _w6.append(v_n__2)
                     break
-            _w7 = S[self.o_e_nation__control + _head(_w6)] == v_p
+            _w7 = S[self.o_e_nation__control + (_w6[0] if _w6 else _head(_w6))] == v_p
         if _w7:
             v_m += 1
         _w9 = self.id_nation[v_t] == "hungary"
@@ -1543,7 +1544,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__3] == "austria":
                     _w8.append(v_n__3)
                     break
-            _w9 = S[self.o_e_nation__control + _head(_w8)] != v_p
+            _w9 = S[self.o_e_nation__control + (_w8[0] if _w8 else _head(_w8))] != v_p
         if _w9:
             v_m -= 1
         _w11 = self.id_nation[v_t] == "france"
@@ -1553,7 +1554,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__4] == "england":
                     _w10.append(v_n__4)
                     break
-            _w11 = S[self.o_e_nation__control + _head(_w10)] == v_p
+            _w11 = S[self.o_e_nation__control + (_w10[0] if _w10 else _head(_w10))] == v_p
         if _w11:
             v_m -= 1
         _w13 = self.id_nation[v_t] == "england"
@@ -1563,7 +1564,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__5] == "france":
                     _w12.append(v_n__5)
                     break
-            _w13 = S[self.o_e_nation__control + _head(_w12)] == v_p
+            _w13 = S[self.o_e_nation__control + (_w12[0] if _w12 else _head(_w12))] == v_p
         if _w13:
             v_m -= 1
         return v_m
@@ -1919,7 +1920,7 @@ class MarlboroughRules:
             if self.id_nation[v_n] == v_id:
                 _w1.append(v_n)
                 break
-        return _head(_w1)
+        return _w1[0] if _w1 else _head(_w1)
 
     def f_naval_destinations(
         self, S: list[Any], v_p: int, v_start: Any, v_size: int, v_mp: int
@@ -2094,7 +2095,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         _w9 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
             _w13 = self.s_e_hex__terrain[v_h] == "sea"
@@ -2145,7 +2146,7 @@ class MarlboroughRules:
             if v_q != v_p:
                 _w1.append(v_q)
                 break
-        return _head(_w1)
+        return _w1[0] if _w1 else _head(_w1)
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
         "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:144:3]"
@@ -2251,7 +2252,10 @@ class MarlboroughRules:
                 [
                     *self.f_zoc_against(S, v_p),
                     *self.f_zoc_against(
-                        S, _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
+                        S,
+                        _o1[0]
+                        if (_o1 := [v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
+                        else _head(_o1),
                     ),
                 ]
             ),
@@ -2300,7 +2304,7 @@ class MarlboroughRules:
         """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:768:3]"""
         N: list[int] = S
         _w1 = 0
-        for v_c in _bits(N[self.o_p_markers + v_p]):
+        for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_markers + v_p]) < 256 else _bits(_m1):
             if self.card_kind[v_c] == "diplomacy":
                 _w1 += self.card_value[v_c]
         if _w1 < 2:
@@ -2405,7 +2409,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_enemy = self.f_held_by(S, _head(_w1))
+        v_enemy = self.f_held_by(S, _w1[0] if _w1 else _head(_w1))
         v_zoc = self.f_zoc_against(S, v_p)
         v_mine = self.f_held_by(S, v_p)
         v_afloat = self.f_naval_supplied(S, v_p, v_sources)
@@ -2563,9 +2567,15 @@ class MarlboroughRules:
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: int, v_p: int) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
-        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
+        return (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)))
+            < 256
+            else _bits(_m1)
+        )
 
     def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
         """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:788:3]"""
@@ -2581,7 +2591,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
         for v_u in self.all_unit:
@@ -2849,9 +2859,13 @@ class MarlboroughRules:
         S[self.o_g_agreed_end] = True
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"
+        """deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"""
         _c1 = v_x
-        S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
+        S[self.o_p_markers + v_giver] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_giver]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_giver], _c1)
+        )
         S[self.o_p_markers + v_receiver] |= 1 << _c1
 
     def p_deal__minor_state__give(
@@ -2886,7 +2900,7 @@ class MarlboroughRules:
         S[self.o_e_unit__prisoner_of + v_x] = None
         if len(v_home) > 0:
             S[self.o_e_unit__seen + v_x] = 0
-            S[self.o_e_unit__at + v_x] = _head(v_home)
+            S[self.o_e_unit__at + v_x] = v_home[0] if v_home else _head(v_home)
             if S[_LOG] is not False:
                 _log(S, 170, (v_x,))
         else:
@@ -2971,7 +2985,7 @@ class MarlboroughRules:
                     if v_q__1 != S[self.o_e_unit__owner + v_u]:
                         _w1.append(v_q__1)
                         break
-                v_captor = _head(_w1)
+                v_captor = _w1[0] if _w1 else _head(_w1)
                 S[self.o_e_unit__seen + v_u] = 0
                 S[self.o_e_unit__at + v_u] = None
                 S[self.o_e_unit__prisoner_of + v_u] = v_captor
@@ -3094,9 +3108,24 @@ class MarlboroughRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            v_k = _head(_shuffled(S, _bits(N[self.o_p_markers + v_p])))
+            v_k = (
+                _o2[0]
+                if (
+                    _o2 := _shuffled(
+                        S,
+                        _BITS8[_m1]
+                        if 0 <= (_m1 := N[self.o_p_markers + v_p]) < 256
+                        else _bits(_m1),
+                    )
+                )
+                else _head(_o2)
+            )
             _c1 = v_k
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            S[self.o_p_markers + v_p] = (
+                _m3 & ~(1 << _c1)
+                if _c1 is not None and (_m3 := S[self.o_p_markers + v_p]) >> _c1 & 1
+                else _take(S[self.o_p_markers + v_p], _c1)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
             v_i += 1
         v_w = "marker" if v_i in (1, -1) else "markers"
@@ -3112,7 +3141,7 @@ class MarlboroughRules:
                 if v_q__1 != v_p:
                     _w1.append(v_q__1)
                     break
-            v_q = _head(_w1)
+            v_q = _w1[0] if _w1 else _head(_w1)
             v_ra = _roll(S, 6)
             v_rd = _roll(S, 6)
             v_ta = v_ra + max(
@@ -3185,11 +3214,15 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: int, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"
+        """12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"""
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_subsidies(self, S: list[Any], v_p: Any) -> None:
@@ -3297,7 +3330,11 @@ class MarlboroughRules:
     ) -> None:
         """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"""
         _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         if v_p == v_attacker:
             S[self.o_g_commissioner_attacker] = True
@@ -3311,7 +3348,11 @@ class MarlboroughRules:
     ) -> None:
         """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]"""
         _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
@@ -3320,7 +3361,11 @@ class MarlboroughRules:
     def p_window__revenue__act(self, S: list[Any], v_payee: int, v_p: int, v_x: Any) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         v_die = _roll(S, 6)
         S[self.o_p_treasury_seen + v_p] = 0
@@ -3754,7 +3799,13 @@ class MarlboroughRules:
         v_movers = _w6
         if len(v_movers) == 0:
             return None
-        v_go = list(_pick(R, _subsets(v_movers, 0, -1)))
+        v_go = list(
+            _o1[0]
+            if (_n2 := len(_o1 := _subsets(v_movers, 0, -1))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         v_starts = [
             S[self.o_e_unit__at + v_u_2]
             for v_u_2 in v_go
@@ -3805,7 +3856,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -3835,8 +3886,16 @@ class MarlboroughRules:
             for v_x in self.e_siege_attacker_plan:
                 if v_x != "invest" or v_invest:
                     _w3.append(v_x)
-            v_a = _pick(R, _w3)
-            v_d = _pick(R, self.e_siege_defender_plan)
+            v_a = (
+                _w3[0] if (_n1 := len(_w3)) == 1 else _w3[int(R() * _n1)] if _n1 else _pick(R, _w3)
+            )
+            v_d = (
+                _o2[0]
+                if (_n3 := len(_o2 := self.e_siege_defender_plan)) == 1
+                else _o2[int(R() * _n3)]
+                if _n3
+                else _pick(R, _o2)
+            )
             v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
@@ -3870,18 +3929,54 @@ class MarlboroughRules:
                     raise RulesError(
                         "a `simultaneously:` block asks one player twice: each line is another player's"
                     )
-                v_a1 = _pick(R, v_attack_plans)
-                v_d1 = _pick(R, v_defence_plans)
+                v_a1 = (
+                    v_attack_plans[0]
+                    if (_n4 := len(v_attack_plans)) == 1
+                    else v_attack_plans[int(R() * _n4)]
+                    if _n4
+                    else _pick(R, v_attack_plans)
+                )
+                v_d1 = (
+                    v_defence_plans[0]
+                    if (_n5 := len(v_defence_plans)) == 1
+                    else v_defence_plans[int(R() * _n5)]
+                    if _n5
+                    else _pick(R, v_defence_plans)
+                )
                 S[self.o_g_battle_attack] = v_a1
                 S[self.o_g_battle_defence] = v_d1
             elif S[self.o_g_plans_first] == v_q:
-                v_d2 = _pick(R, v_defence_plans)
-                v_a2 = _pick(R, v_attack_plans)
+                v_d2 = (
+                    v_defence_plans[0]
+                    if (_n6 := len(v_defence_plans)) == 1
+                    else v_defence_plans[int(R() * _n6)]
+                    if _n6
+                    else _pick(R, v_defence_plans)
+                )
+                v_a2 = (
+                    v_attack_plans[0]
+                    if (_n7 := len(v_attack_plans)) == 1
+                    else v_attack_plans[int(R() * _n7)]
+                    if _n7
+                    else _pick(R, v_attack_plans)
+                )
                 S[self.o_g_battle_attack] = v_a2
                 S[self.o_g_battle_defence] = v_d2
             else:
-                v_a3 = _pick(R, v_attack_plans)
-                v_d3 = _pick(R, v_defence_plans)
+                v_a3 = (
+                    v_attack_plans[0]
+                    if (_n8 := len(v_attack_plans)) == 1
+                    else v_attack_plans[int(R() * _n8)]
+                    if _n8
+                    else _pick(R, v_attack_plans)
+                )
+                v_d3 = (
+                    v_defence_plans[0]
+                    if (_n9 := len(v_defence_plans)) == 1
+                    else v_defence_plans[int(R() * _n9)]
+                    if _n9
+                    else _pick(R, v_defence_plans)
+                )
                 S[self.o_g_battle_attack] = v_a3
                 S[self.o_g_battle_defence] = v_d3
             v_a_2 = S[self.o_g_battle_attack]
@@ -4008,7 +4103,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
             v_u_2
@@ -4160,21 +4255,37 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
-        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_q = _w1[0] if _w1 else _head(_w1)
+        v_mine = (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m1)
+        )
         v_a = list(
-            _pick(
-                R,
-                tuple(
-                    _pk1
-                    for _pk1 in _subsets(v_mine, 1, -1)
-                    if self.f_war_markers_enough(S, v_t, _pk1)
-                ),
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := tuple(
+                        _pk1
+                        for _pk1 in _subsets(v_mine, 1, -1)
+                        if self.f_war_markers_enough(S, v_t, _pk1)
+                    )
+                )
             )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
         )
         for v_c in v_a:
             _c2 = v_c
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            S[self.o_p_markers + v_p] = (
+                _m4 & ~(1 << _c2)
+                if _c2 is not None and (_m4 := S[self.o_p_markers + v_p]) >> _c2 & 1
+                else _take(S[self.o_p_markers + v_p], _c2)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         self.q_make_controlled(S, R, v_t, v_q)
 
@@ -4243,9 +4354,15 @@ class MarlboroughRules:
                 if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
                     self.p_eliminate(S, v_u_2)
                 else:
-                    v_to = _head(v_ways)
+                    v_to = v_ways[0] if v_ways else _head(v_ways)
                     if len(v_ways) > 1:
-                        v_to = _pick(R, v_ways)
+                        v_to = (
+                            v_ways[0]
+                            if (_n1 := len(v_ways)) == 1
+                            else v_ways[int(R() * _n1)]
+                            if _n1
+                            else _pick(R, v_ways)
+                        )
                     S[self.o_e_unit__seen + v_u_2] = 0
                     S[self.o_e_unit__at + v_u_2] = v_to
                     S[self.o_e_unit__embarked + v_u_2] = False
@@ -4258,15 +4375,39 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
-        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
-        v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+        v_q = _w1[0] if _w1 else _head(_w1)
+        v_mine = (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m1)
+        )
+        v_theirs = (
+            _BITS8[_m2]
+            if 0
+            <= (_m2 := (N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m2)
+        )
         if len({v_p, v_q}) < 2:
             raise RulesError(
                 "a `simultaneously:` block asks one player twice: each line is another player's"
             )
-        v_a = list(_pick(R, _subsets(v_mine, 1, -1)))
-        v_d = list(_pick(R, _subsets(v_theirs, 0, -1)))
+        v_a = list(
+            _o3[0]
+            if (_n4 := len(_o3 := _subsets(v_mine, 1, -1))) == 1
+            else _o3[int(R() * _n4)]
+            if _n4
+            else _pick(R, _o3)
+        )
+        v_d = list(
+            _o5[0]
+            if (_n6 := len(_o5 := _subsets(v_theirs, 0, -1))) == 1
+            else _o5[int(R() * _n6)]
+            if _n6
+            else _pick(R, _o5)
+        )
         _w2 = 0
         for v_c in v_a:
             _w2 += self.card_value[v_c]
@@ -4277,11 +4418,19 @@ class MarlboroughRules:
         v_dv = _w3
         for v_c_3 in v_a:
             _c1 = v_c_3
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            S[self.o_p_markers + v_p] = (
+                _m7 & ~(1 << _c1)
+                if _c1 is not None and (_m7 := S[self.o_p_markers + v_p]) >> _c1 & 1
+                else _take(S[self.o_p_markers + v_p], _c1)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         for v_c_4 in v_d:
             _c2 = v_c_4
-            S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+            S[self.o_p_markers + v_q] = (
+                _m8 & ~(1 << _c2)
+                if _c2 is not None and (_m8 := S[self.o_p_markers + v_q]) >> _c2 & 1
+                else _take(S[self.o_p_markers + v_q], _c2)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
@@ -4300,14 +4449,14 @@ class MarlboroughRules:
             if v_q == S[self.o_g_first_player]:
                 _w1.append(v_q)
                 break
-        v_p = _head(_w1)
+        v_p = _w1[0] if _w1 else _head(_w1)
         self.q_diplomacy_segment(S, R, v_p)
         _w2 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w2.append(v_q__1)
                 break
-        self.q_diplomacy_segment(S, R, _head(_w2))
+        self.q_diplomacy_segment(S, R, _w2[0] if _w2 else _head(_w2))
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: int, v_t: Any, v_code: Any) -> None:
         """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"""
@@ -4316,7 +4465,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         if v_code == "NE":
             pass
         elif v_code == "D1":
@@ -4335,7 +4484,9 @@ class MarlboroughRules:
             for v_x in self.e_diplomacy_outcome:
                 if v_x != ("defection" if v_code == "D2" else "diplomacy"):
                     _w2.append(v_x)
-            v_how = _pick(R, _w2)
+            v_how = (
+                _w2[0] if (_n1 := len(_w2)) == 1 else _w2[int(R() * _n1)] if _n1 else _pick(R, _w2)
+            )
             if v_how == "espionage":
                 self.q_espionage(S, R, v_p, v_t)
             elif v_how == "coup":
@@ -4357,7 +4508,13 @@ class MarlboroughRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            v_mine = (
+                _BITS8[_m1]
+                if 0
+                <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+                < 256
+                else _bits(_m1)
+            )
             _w1 = []
             _w2 = 0
             for v_c in v_mine:
@@ -4406,7 +4563,7 @@ class MarlboroughRules:
     def q_displace(
         self, S: list[Any], R: Any, v_u: int, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"
+        """6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"""
         v_afloat = (
             (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -4431,23 +4588,56 @@ class MarlboroughRules:
                 for v_h_3 in v_ok
                 if _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_3) == v_d
             ]
-            v_to = _head(v_near)
+            v_to = v_near[0] if v_near else _head(v_near)
             if len(v_near) > 1 and v_home:
-                v_to = _pick(R, _uniq(v_near))
+                v_to = (
+                    _o1[0]
+                    if (_n2 := len(_o1 := _uniq(v_near))) == 1
+                    else _o1[int(R() * _n2)]
+                    if _n2
+                    else _pick(R, _o1)
+                )
             elif len(v_near) > 1:
-                v_to = _pick(R, _uniq(v_near))
+                v_to = (
+                    _o3[0]
+                    if (_n4 := len(_o3 := _uniq(v_near))) == 1
+                    else _o3[int(R() * _n4)]
+                    if _n4
+                    else _pick(R, _o3)
+                )
             S[self.o_e_unit__seen + v_u] = 0
             S[self.o_e_unit__at + v_u] = v_to
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: int, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
+        """12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]"""
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
-            v_back = list(_pick(R, _subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over)))
+            v_back = list(
+                _o2[0]
+                if (
+                    _n3 := len(
+                        _o2 := _subsets(
+                            _BITS8[_m1]
+                            if 0 <= (_m1 := N[self.o_p_markers + v_p]) < 256
+                            else _bits(_m1),
+                            v_over,
+                            v_over,
+                        )
+                    )
+                )
+                == 1
+                else _o2[int(R() * _n3)]
+                if _n3
+                else _pick(R, _o2)
+            )
             for v_c in v_back:
                 _c1 = v_c
-                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_p_markers + v_p] = (
+                    _m4 & ~(1 << _c1)
+                    if _c1 is not None and (_m4 := S[self.o_p_markers + v_p]) >> _c1 & 1
+                    else _take(S[self.o_p_markers + v_p], _c1)
+                )
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
             _v_w = "marker" if v_over in (1, -1) else "markers"
         v_i = 0
@@ -4461,7 +4651,7 @@ class MarlboroughRules:
             if N[self.o_p_enlightened_picks + v_p] > 0:
                 self.q_pick_from_pool(S, R, v_p)
             else:
-                v_k = _head(_shuffled(S, S[self.o_g_pool]))
+                v_k = _o5[0] if (_o5 := _shuffled(S, S[self.o_g_pool])) else _head(_o5)
                 _c2 = v_k
                 S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
                 S[self.o_p_markers + v_p] |= 1 << _c2
@@ -4531,8 +4721,14 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
-        v_what = _pick(R, self.e_espionage)
+        v_q = _w1[0] if _w1 else _head(_w1)
+        v_what = (
+            _o1[0]
+            if (_n2 := len(_o1 := self.e_espionage)) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         if v_what == "units":
             for v_u in self.all_unit:
                 if (
@@ -4594,7 +4790,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -4633,7 +4829,13 @@ class MarlboroughRules:
                 for v_u_4 in v_movers:
                     self.p_eliminate(S, v_u_4)
             else:
-                v_to = _pick(R, v_ways)
+                v_to = (
+                    v_ways[0]
+                    if (_n1 := len(v_ways)) == 1
+                    else v_ways[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_ways)
+                )
                 for v_u_5 in v_movers:
                     S[self.o_e_unit__seen + v_u_5] = 0
                     S[self.o_e_unit__at + v_u_5] = v_to
@@ -4671,7 +4873,13 @@ class MarlboroughRules:
         v_able = _w3
         if len(v_able) == 0:
             return None
-        v_raising = list(_pick(R, _subsets(v_able, 0, -1)))
+        v_raising = list(
+            _o1[0]
+            if (_n2 := len(_o1 := _subsets(v_able, 0, -1))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         if len(v_raising) == 0:
             return None
         for v_h_2 in v_centers:
@@ -4715,7 +4923,13 @@ class MarlboroughRules:
                         and self.s_e_unit__kind[v_u_4] != "leader"
                     ]
                     if len(v_rebels) > 0:
-                        v_u_5 = _pick(R, v_rebels)
+                        v_u_5 = (
+                            v_rebels[0]
+                            if (_n3 := len(v_rebels)) == 1
+                            else v_rebels[int(R() * _n3)]
+                            if _n3
+                            else _pick(R, v_rebels)
+                        )
                         self.p_eliminate(S, v_u_5)
         for v_h_7 in v_centers:
             S[self.o_e_hex__taxed_by + v_h_7] = None
@@ -4727,7 +4941,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         v_ports = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind.get("frigate_fleet", ())
@@ -4754,19 +4968,25 @@ class MarlboroughRules:
                     v_die = _roll(S, 6)
                     if v_die <= 3:
                         v_frigates = list(
-                            _pick(
-                                R,
-                                _subsets(
-                                    [
-                                        v_u_3
-                                        for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
-                                        if S[self.o_e_unit__at + v_u_3] == v_h_2
-                                        and S[self.o_e_unit__owner + v_u_3] == v_q
-                                    ],
-                                    1,
-                                    -1,
-                                ),
+                            _o1[0]
+                            if (
+                                _n2 := len(
+                                    _o1 := _subsets(
+                                        [
+                                            v_u_3
+                                            for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
+                                            if S[self.o_e_unit__at + v_u_3] == v_h_2
+                                            and S[self.o_e_unit__owner + v_u_3] == v_q
+                                        ],
+                                        1,
+                                        -1,
+                                    )
+                                )
                             )
+                            == 1
+                            else _o1[int(R() * _n2)]
+                            if _n2
+                            else _pick(R, _o1)
                         )
                         for v_u_4 in v_frigates:
                             S[self.o_e_unit__seen + v_u_4] = 0
@@ -4818,14 +5038,20 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: int, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"
+        """Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"""
         v_alive = [
             v_u
             for v_u in v_force
             if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "leader"
         ]
         if len(v_alive) > 0:
-            v_u_2 = _pick(R, _uniq(v_alive))
+            v_u_2 = (
+                _o1[0]
+                if (_n2 := len(_o1 := _uniq(v_alive))) == 1
+                else _o1[int(R() * _n2)]
+                if _n2
+                else _pick(R, _o1)
+            )
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
             else:
@@ -4834,10 +5060,16 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
+        """E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
-            v_u_2 = _pick(R, _uniq(v_alive))
+            v_u_2 = (
+                _o1[0]
+                if (_n2 := len(_o1 := _uniq(v_alive))) == 1
+                else _o1[int(R() * _n2)]
+                if _n2
+                else _pick(R, _o1)
+            )
             self.p_eliminate(S, v_u_2)
         elif v_defending and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
@@ -4918,7 +5150,13 @@ class MarlboroughRules:
             if len(v_ports) == 0:
                 pass
             else:
-                v_h = _pick(R, _uniq(v_ports))
+                v_h = (
+                    _o1[0]
+                    if (_n2 := len(_o1 := _uniq(v_ports))) == 1
+                    else _o1[int(R() * _n2)]
+                    if _n2
+                    else _pick(R, _o1)
+                )
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_h
         self.q_free_markers(S, R, v_p)
@@ -4929,7 +5167,13 @@ class MarlboroughRules:
             len(S[self.o_g_pool]),
         )
         if v_most > 0:
-            v_n = _pick(R, tuple(range(0, v_most + 1)))
+            v_n = (
+                _o3[0]
+                if (_n4 := len(_o3 := tuple(range(0, v_most + 1)))) == 1
+                else _o3[int(R() * _n4)]
+                if _n4
+                else _pick(R, _o3)
+            )
             if v_n > 0:
                 S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_price * v_n
@@ -4947,7 +5191,7 @@ class MarlboroughRules:
                 if v_q__1 != v_p:
                     _w1.append(v_q__1)
                     break
-            v_foes = self.f_held_by(S, _head(_w1))
+            v_foes = self.f_held_by(S, _w1[0] if _w1 else _head(_w1))
             _w5 = []
             for v_h_2 in self.all_hex:
                 _w8 = (
@@ -5048,7 +5292,13 @@ class MarlboroughRules:
                         _clamp = S[_TURN] + 1
                         S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
                     else:
-                        v_h_4 = _pick(R, _uniq(self.f_placements(S, v_p, v_u_4)))
+                        v_h_4 = (
+                            _o5[0]
+                            if (_n6 := len(_o5 := _uniq(self.f_placements(S, v_p, v_u_4)))) == 1
+                            else _o5[int(R() * _n6)]
+                            if _n6
+                            else _pick(R, _o5)
+                        )
                         S[self.o_e_unit__seen + v_u_4] = 0
                         S[self.o_e_unit__at + v_u_4] = v_h_4
 
@@ -5105,7 +5355,13 @@ class MarlboroughRules:
             for v_u_3 in v_navy:
                 self.p_eliminate(S, v_u_3)
             return None
-        v_to = _pick(R, v_ways)
+        v_to = (
+            v_ways[0]
+            if (_n1 := len(v_ways)) == 1
+            else v_ways[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_ways)
+        )
         for v_u_4 in v_navy:
             S[self.o_e_unit__seen + v_u_4] = 0
             S[self.o_e_unit__at + v_u_4] = v_to
@@ -5222,7 +5478,7 @@ class MarlboroughRules:
             self.q_displace(S, R, v_u_7, _w14, v_was, True)
 
     def q_new_leader(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]'
+        """25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don't pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]"""
         v_ready = [
             v_u
             for v_u in self.ix_unit__kind.get("leader", ())
@@ -5237,8 +5493,20 @@ class MarlboroughRules:
         ]
         if len(v_ready) == 0:
             return None
-        v_u_2 = _pick(R, v_ready)
-        v_h = _pick(R, _uniq(self.f_placements(S, v_p, v_u_2)))
+        v_u_2 = (
+            v_ready[0]
+            if (_n1 := len(v_ready)) == 1
+            else v_ready[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_ready)
+        )
+        v_h = (
+            _o2[0]
+            if (_n3 := len(_o2 := _uniq(self.f_placements(S, v_p, v_u_2)))) == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         S[self.o_e_unit__seen + v_u_2] = 0
         S[self.o_e_unit__at + v_u_2] = v_h
 
@@ -5251,7 +5519,7 @@ class MarlboroughRules:
             if v_q == S[self.o_g_first_player]:
                 _w1.append(v_q)
                 break
-        v_p = _head(_w1)
+        v_p = _w1[0] if _w1 else _head(_w1)
         v_passes = 0
         _runs0 = 0
         while v_passes < 2:
@@ -5273,13 +5541,19 @@ class MarlboroughRules:
                 if v_q__1 != v_p:
                     _w2.append(v_q__1)
                     break
-            v_p = _head(_w2)
+            v_p = _w2[0] if _w2 else _head(_w2)
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: int) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]'
+        """36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]"""
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
-        v_k = _pick(R, _uniq(S[self.o_g_pool]))
+        v_k = (
+            _o1[0]
+            if (_n2 := len(_o1 := _uniq(S[self.o_g_pool]))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         _c1 = v_k
         S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
         S[self.o_p_markers + v_p] |= 1 << _c1
@@ -5332,7 +5606,13 @@ class MarlboroughRules:
             self.q_pillage_hex(S, R, v_p, v_h)
             v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
             if len(v_alive) > 0:
-                v_u_5 = _pick(R, v_alive)
+                v_u_5 = (
+                    v_alive[0]
+                    if (_n1 := len(v_alive)) == 1
+                    else v_alive[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_alive)
+                )
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
 
@@ -5343,7 +5623,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q = _w1[0] if _w1 else _head(_w1)
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
             S[self.o_e_hex__enlightened + v_h] = False
@@ -5411,7 +5691,13 @@ class MarlboroughRules:
             if len(v_can_go) == 0:
                 v_done = True
             elif 2 * v_bill > N[self.o_p_treasury + v_p]:
-                v_u_4 = _pick(R, v_can_go)
+                v_u_4 = (
+                    v_can_go[0]
+                    if (_n1 := len(v_can_go)) == 1
+                    else v_can_go[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_can_go)
+                )
                 self.p_disband(S, v_p, v_u_4)
             else:
                 v_u_5 = _pick_optional(R, v_can_go)
@@ -5460,14 +5746,35 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
-        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_q = _w1[0] if _w1 else _head(_w1)
+        v_mine = (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m1)
+        )
         v_paid = list(
-            _pick(R, tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1)))
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := tuple(
+                        _pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1)
+                    )
+                )
+            )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
         )
         for v_c in v_paid:
             _c2 = v_c
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            S[self.o_p_markers + v_p] = (
+                _m4 & ~(1 << _c2)
+                if _c2 is not None and (_m4 := S[self.o_p_markers + v_p]) >> _c2 & 1
+                else _take(S[self.o_p_markers + v_p], _c2)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         S[self.o_g_acted] = True
         S[self.o_g_operated_at] = None
@@ -5480,7 +5787,16 @@ class MarlboroughRules:
         for v_u_2 in v_force:
             S[self.o_e_unit__used + v_u_2] = True
         v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
-        v_to = _pick(R, _uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp)))
+        v_to = (
+            _o5[0]
+            if (
+                _n6 := len(_o5 := _uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp)))
+            )
+            == 1
+            else _o5[int(R() * _n6)]
+            if _n6
+            else _pick(R, _o5)
+        )
         if v_to != v_h:
             for v_u_4 in v_force:
                 S[self.o_e_unit__seen + v_u_4] = 0
@@ -5538,13 +5854,13 @@ class MarlboroughRules:
         v_states = _w2
         if len(v_states) == 0:
             return None
-        v_n_2 = _head(_shuffled(S, v_states))
+        v_n_2 = _o1[0] if (_o1 := _shuffled(S, v_states)) else _head(_o1)
         _w4 = []
         for v_q in self.all_player:
             if v_q == S[self.o_g_first_player]:
                 _w4.append(v_q)
                 break
-        _v_placer = _head(_w4)
+        _v_placer = _w4[0] if _w4 else _head(_w4)
         v_c = S[self.o_e_nation__control + v_n_2]
         if v_c is not None:
             _w5 = []
@@ -5552,7 +5868,7 @@ class MarlboroughRules:
                 if v_q__1 != v_c:
                     _w5.append(v_q__1)
                     break
-            _v_placer = _head(_w5)
+            _v_placer = _w5[0] if _w5 else _head(_w5)
         for v_u_3 in [
             v_u_2
             for v_u_2 in self.ix_unit__kind__nation.get(("rebel", v_n_2), ())
@@ -5560,7 +5876,13 @@ class MarlboroughRules:
         ]:
             v_sites = self.f_rebel_sites(S, v_n_2)
             if len(v_sites) > 0:
-                v_h = _pick(R, _uniq(v_sites))
+                v_h = (
+                    _o2[0]
+                    if (_n3 := len(_o2 := _uniq(v_sites))) == 1
+                    else _o2[int(R() * _n3)]
+                    if _n3
+                    else _pick(R, _o2)
+                )
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
@@ -5641,13 +5963,19 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 self.p_eliminate(S, v_u_5)
             return None
-        v_to = _pick(R, v_ways)
+        v_to = (
+            v_ways[0]
+            if (_n1 := len(v_ways)) == 1
+            else v_ways[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_ways)
+        )
         for v_u_6 in v_alive:
             S[self.o_e_unit__seen + v_u_6] = 0
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: int) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -5667,8 +5995,16 @@ class MarlboroughRules:
                 v_w_round += 1
                 for v_p in v_w_asked:
                     if v_w_open and v_w_passes < len(v_w_asked):
-                        v_w_options = _bits(
-                            N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                        v_w_options = (
+                            _BITS8[_m1]
+                            if 0
+                            <= (
+                                _m1 := (
+                                    N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                                )
+                            )
+                            < 256
+                            else _bits(_m1)
                         )
                         if len(v_w_options) == 0:
                             v_w_passes += 1
@@ -5734,7 +6070,14 @@ class MarlboroughRules:
             if v_u_5 not in v_cargo:
                 _w3 += 1
         v_size = _w3
-        v_to = _pick(R, _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp)))
+        v_to = (
+            _o1[0]
+            if (_n2 := len(_o1 := _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp))))
+            == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
         if self.c_optional_fleets_pillage_and_enlighten and self.s_e_hex__terrain[v_to] != "sea":
@@ -5762,7 +6105,13 @@ class MarlboroughRules:
                     v_u_10 for v_u_10 in v_force if self.s_e_unit__kind[v_u_10] != "leader"
                 ]
                 if len(v_victims) > 0:
-                    v_v = _pick(R, _uniq(v_victims))
+                    v_v = (
+                        _o3[0]
+                        if (_n4 := len(_o3 := _uniq(v_victims))) == 1
+                        else _o3[int(R() * _n4)]
+                        if _n4
+                        else _pick(R, _o3)
+                    )
                     self.p_eliminate(S, v_v)
         if v_to != v_from:
             self.q_intercept(S, R, v_p, v_to)
@@ -5880,10 +6229,18 @@ class MarlboroughRules:
             and S[self.o_e_unit__used + v_u_3] == v_forced
         ]
         v_force = list(
-            _pick(
-                R,
-                tuple(_pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)),
+            _o1[0]
+            if (
+                _n2 := len(
+                    _o1 := tuple(
+                        _pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)
+                    )
+                )
             )
+            == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
         )
         if v_forced:
             self.p_spend_marker(S, v_p, "forced_march")
@@ -5920,7 +6277,18 @@ class MarlboroughRules:
                 v_held = True
         v_to = v_from
         if not v_held:
-            v_to = _pick(R, _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp)))
+            v_to = (
+                _o3[0]
+                if (
+                    _n4 := len(
+                        _o3 := _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))
+                    )
+                )
+                == 1
+                else _o3[int(R() * _n4)]
+                if _n4
+                else _pick(R, _o3)
+            )
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
         S[self.o_g_operated_at] = v_to
@@ -5936,7 +6304,13 @@ class MarlboroughRules:
             if v_die == 1:
                 v_victims = [v_u_8 for v_u_8 in v_force if self.s_e_unit__kind[v_u_8] != "leader"]
                 if len(v_victims) > 0:
-                    v_v = _pick(R, _uniq(v_victims))
+                    v_v = (
+                        _o5[0]
+                        if (_n6 := len(_o5 := _uniq(v_victims))) == 1
+                        else _o5[int(R() * _n6)]
+                        if _n6
+                        else _pick(R, _o5)
+                    )
                     self.p_eliminate(S, v_v)
         v_live = [
             v_u_9
@@ -5952,7 +6326,13 @@ class MarlboroughRules:
         if v_t is not None:
             v_go = v_live
             if len(v_live) > 1:
-                v_go = list(_pick(R, _subsets(v_live, 1, -1)))
+                v_go = list(
+                    _o7[0]
+                    if (_n8 := len(_o7 := _subsets(v_live, 1, -1))) == 1
+                    else _o7[int(R() * _n8)]
+                    if _n8
+                    else _pick(R, _o7)
+                )
                 v_left = len(v_live) - len(v_go)
                 if v_left > 0:
                     _v_w = "unit" if v_left in (1, -1) else "units"
@@ -5967,14 +6347,14 @@ class MarlboroughRules:
                     if v_q__7 != v_p:
                         _w2.append(v_q__7)
                         break
-                S[self.o_e_unit__owner + v_u_11] = _head(_w2)
+                S[self.o_e_unit__owner + v_u_11] = _w2[0] if _w2 else _head(_w2)
             if len(v_rebels) > 0:
                 _w3 = []
                 for v_q__8 in self.all_player:
                     if v_q__8 != v_p:
                         _w3.append(v_q__8)
                         break
-                _log(S, 61, (_head(_w3), v_t))
+                _log(S, 61, (_w3[0] if _w3 else _head(_w3), v_t))
             S[self.o_g_land_combat] = True
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
             S[self.o_g_land_combat] = False
@@ -6002,7 +6382,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: int, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
+        """CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]"""
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -6016,7 +6396,13 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             _v_w = "point" if v_left in (1, -1) else "points"
-            v_u_2 = _pick(R, _uniq(v_alive))
+            v_u_2 = (
+                _o1[0]
+                if (_n2 := len(_o1 := _uniq(v_alive))) == 1
+                else _o1[int(R() * _n2)]
+                if _n2
+                else _pick(R, _o1)
+            )
             v_left -= self.f_strength_of(S, v_u_2)
             v_alive = [v_x for v_x in v_alive if v_x != v_u_2]
             self.p_eliminate(S, v_u_2)
@@ -6040,7 +6426,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: int) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1990:3]"
+        """24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1990:3]"""
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -6081,7 +6467,13 @@ class MarlboroughRules:
                 ]
                 v_most = min(v_value, N[self.o_p_treasury + v_p] // 2)
                 if len(v_recruits) > 0 and v_most > 0:
-                    v_picked = list(_pick(R, _subsets(v_recruits, 0, v_most)))
+                    v_picked = list(
+                        _o1[0]
+                        if (_n2 := len(_o1 := _subsets(v_recruits, 0, v_most))) == 1
+                        else _o1[int(R() * _n2)]
+                        if _n2
+                        else _pick(R, _o1)
+                    )
                     for v_u_3 in v_picked:
                         S[self.o_p_treasury_seen + v_p] = 0
                         _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
@@ -6156,7 +6548,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: int, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
+        """24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"""
         v_recruits = [
             v_u
             for v_u in v_group
@@ -6165,11 +6557,17 @@ class MarlboroughRules:
         ]
         if len(v_recruits) == 0:
             return None
-        v_u_2 = _pick(R, _uniq(v_recruits))
+        v_u_2 = (
+            _o1[0]
+            if (_n2 := len(_o1 := _uniq(v_recruits))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         S[self.o_e_unit__veteran + v_u_2] = True
 
     def q_war_party(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2085:3]'
+        """6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2085:3]"""
         v_neutrals = [
             v_n
             for v_n in self.all_nation
@@ -6177,7 +6575,7 @@ class MarlboroughRules:
         ]
         if len(v_neutrals) == 0:
             return None
-        v_n_2 = _head(_shuffled(S, v_neutrals))
+        v_n_2 = _o1[0] if (_o1 := _shuffled(S, v_neutrals)) else _head(_o1)
         self.q_make_controlled(S, R, v_n_2, v_p)
 
     def r_advance(
@@ -12442,4 +12840,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1235 rules/marlborough/rules.yaml:482:7\n1249 rules/marlborough/rules.yaml:247:7\n1255 rules/marlborough/rules.yaml:248:7\n1264 rules/marlborough/rules.yaml:249:7\n1286 rules/marlborough/rules.yaml:137:7\n1287 rules/marlborough/rules.yaml:138:7\n1288 rules/marlborough/rules.yaml:139:11\n1289 rules/marlborough/rules.yaml:140:11\n1290 rules/marlborough/rules.yaml:141:15\n1291 rules/marlborough/rules.yaml:142:7\n1312 rules/marlborough/rules.yaml:351:7\n1327 rules/marlborough/rules.yaml:694:7\n1336 rules/marlborough/rules.yaml:695:7\n1341 rules/marlborough/rules.yaml:696:7\n1342 rules/marlborough/rules.yaml:697:7\n1343 rules/marlborough/rules.yaml:698:7\n1348 rules/marlborough/rules.yaml:699:11\n1349 rules/marlborough/rules.yaml:700:11\n1355 rules/marlborough/rules.yaml:701:11\n1356 rules/marlborough/rules.yaml:702:11\n1357 rules/marlborough/rules.yaml:703:11\n1358 rules/marlborough/rules.yaml:704:7\n1362 rules/marlborough/rules.yaml:2517:1\n1367 rules/marlborough/rules.yaml:2517:1\n1372 rules/marlborough/rules.yaml:2517:1\n1379 rules/marlborough/rules.yaml:2517:1\n1387 rules/marlborough/rules.yaml:2517:1\n1395 rules/marlborough/rules.yaml:2517:1\n1403 rules/marlborough/rules.yaml:2517:1\n1411 rules/marlborough/rules.yaml:2517:1\n1419 rules/marlborough/rules.yaml:2517:1\n1428 rules/marlborough/rules.yaml:2517:1\n1433 rules/marlborough/rules.yaml:2517:1\n1437 rules/marlborough/rules.yaml:224:7\n1438 rules/marlborough/rules.yaml:225:11\n1439 rules/marlborough/rules.yaml:226:7\n1440 rules/marlborough/rules.yaml:227:7\n1450 rules/marlborough/rules.yaml:228:7\n1451 rules/marlborough/rules.yaml:229:7\n1454 rules/marlborough/rules.yaml:230:7\n1455 rules/marlborough/rules.yaml:231:11\n1463 rules/marlborough/rules.yaml:232:11\n1464 rules/marlborough/rules.yaml:233:7\n1469 rules/marlborough/rules.yaml:234:7\n1486 rules/marlborough/rules.yaml:661:7\n1487 rules/marlborough/rules.yaml:662:7\n1492 rules/marlborough/rules.yaml:663:11\n1494 rules/marlborough/rules.yaml:665:11\n1495 rules/marlborough/rules.yaml:666:7\n1496 rules/marlborough/rules.yaml:667:7\n1505 rules/marlborough/rules.yaml:668:11\n1506 rules/marlborough/rules.yaml:669:7\n1511 rules/marlborough/rules.yaml:670:7\n1519 rules/marlborough/rules.yaml:671:11\n1520 rules/marlborough/rules.yaml:672:7\n1523 rules/marlborough/rules.yaml:673:11\n1529 rules/marlborough/rules.yaml:674:7\n1538 rules/marlborough/rules.yaml:675:11\n1539 rules/marlborough/rules.yaml:676:7\n1548 rules/marlborough/rules.yaml:677:11\n1549 rules/marlborough/rules.yaml:678:7\n1558 rules/marlborough/rules.yaml:679:11\n1559 rules/marlborough/rules.yaml:680:7\n1568 rules/marlborough/rules.yaml:681:11\n1569 rules/marlborough/rules.yaml:682:7\n1573 rules/marlborough/rules.yaml:643:7\n1585 rules/marlborough/rules.yaml:821:7\n1590 rules/marlborough/rules.yaml:822:7\n1598 rules/marlborough/rules.yaml:182:7\n1599 rules/marlborough/rules.yaml:183:7\n1600 rules/marlborough/rules.yaml:184:11\n1601 rules/marlborough/rules.yaml:185:7\n1602 rules/marlborough/rules.yaml:186:11\n1603 rules/marlborough/rules.yaml:187:7\n1607 rules/marlborough/rules.yaml:65:7\n1616 rules/marlborough/rules.yaml:66:7\n1624 rules/marlborough/rules.yaml:461:7\n1632 rules/marlborough/rules.yaml:462:7\n1633 rules/marlborough/rules.yaml:463:11\n1634 rules/marlborough/rules.yaml:464:7\n1645 rules/marlborough/rules.yaml:465:7\n1650 rules/marlborough/rules.yaml:466:7\n1651 rules/marlborough/rules.yaml:467:11\n1652 rules/marlborough/rules.yaml:468:7\n1653 rules/marlborough/rules.yaml:469:11\n1654 rules/marlborough/rules.yaml:470:7\n1663 rules/marlborough/rules.yaml:471:7\n1671 rules/marlborough/rules.yaml:472:7\n1672 rules/marlborough/rules.yaml:473:11\n1673 rules/marlborough/rules.yaml:474:7\n1687 rules/marlborough/rules.yaml:158:7\n1695 rules/marlborough/rules.yaml:101:7\n1702 rules/marlborough/rules.yaml:91:7\n1717 rules/marlborough/rules.yaml:610:7\n1721 rules/marlborough/rules.yaml:166:7\n1722 rules/marlborough/rules.yaml:167:7\n1723 rules/marlborough/rules.yaml:168:11\n1724 rules/marlborough/rules.yaml:169:11\n1725 rules/marlborough/rules.yaml:170:15\n1726 rules/marlborough/rules.yaml:171:7\n1741 rules/marlborough/rules.yaml:716:7\n1742 rules/marlborough/rules.yaml:717:7\n1743 rules/marlborough/rules.yaml:718:11\n1744 rules/marlborough/rules.yaml:719:7\n1750 rules/marlborough/rules.yaml:301:7\n1751 rules/marlborough/rules.yaml:302:7\n1754 rules/marlborough/rules.yaml:303:11\n1755 rules/marlborough/rules.yaml:304:7\n1756 rules/marlborough/rules.yaml:305:11\n1757 rules/marlborough/rules.yaml:306:7\n1765 rules/marlborough/rules.yaml:307:7\n1766 rules/marlborough/rules.yaml:308:7\n1772 rules/marlborough/rules.yaml:309:11\n1773 rules/marlborough/rules.yaml:310:7\n1774 rules/marlborough/rules.yaml:311:11\n1782 rules/marlborough/rules.yaml:312:11\n1788 rules/marlborough/rules.yaml:313:7\n1792 rules/marlborough/rules.yaml:364:7\n1797 rules/marlborough/rules.yaml:365:7\n1798 rules/marlborough/rules.yaml:366:7\n1801 rules/marlborough/rules.yaml:367:11\n1802 rules/marlborough/rules.yaml:368:7\n1806 rules/marlborough/rules.yaml:109:7\n1813 rules/marlborough/rules.yaml:110:11\n1814 rules/marlborough/rules.yaml:111:7\n1815 rules/marlborough/rules.yaml:112:7\n1816 rules/marlborough/rules.yaml:113:11\n1817 rules/marlborough/rules.yaml:114:7\n1821 rules/marlborough/rules.yaml:339:7\n1828 rules/marlborough/rules.yaml:36:7\n1829 rules/marlborough/rules.yaml:37:11\n1830 rules/marlborough/rules.yaml:38:7\n1844 rules/marlborough/rules.yaml:77:7\n1845 rules/marlborough/rules.yaml:78:11\n1846 rules/marlborough/rules.yaml:79:7\n1847 rules/marlborough/rules.yaml:80:7\n1848 rules/marlborough/rules.yaml:81:11\n1868 rules/marlborough/rules.yaml:82:15\n1869 rules/marlborough/rules.yaml:83:7\n1873 rules/marlborough/rules.yaml:624:7\n1878 rules/marlborough/rules.yaml:435:7\n1905 rules/marlborough/rules.yaml:394:7\n1906 rules/marlborough/rules.yaml:395:11\n1907 rules/marlborough/rules.yaml:396:7\n1908 rules/marlborough/rules.yaml:397:11\n1909 rules/marlborough/rules.yaml:398:7\n1910 rules/marlborough/rules.yaml:399:11\n1911 rules/marlborough/rules.yaml:400:7\n1912 rules/marlborough/rules.yaml:401:11\n1913 rules/marlborough/rules.yaml:402:7\n1917 rules/marlborough/rules.yaml:631:7\n1928 rules/marlborough/rules.yaml:500:7\n1937 rules/marlborough/rules.yaml:501:7\n1952 rules/marlborough/rules.yaml:502:7\n1953 rules/marlborough/rules.yaml:503:7\n1958 rules/marlborough/rules.yaml:504:11\n1971 rules/marlborough/rules.yaml:505:15\n1972 rules/marlborough/rules.yaml:506:15\n1977 rules/marlborough/rules.yaml:507:19\n1978 rules/marlborough/rules.yaml:508:15\n1979 rules/marlborough/rules.yaml:509:19\n1984 rules/marlborough/rules.yaml:510:23\n1988 rules/marlborough/rules.yaml:511:7\n1989 rules/marlborough/rules.yaml:512:7\n1995 rules/marlborough/rules.yaml:513:7\n2010 rules/marlborough/rules.yaml:572:7\n2026 rules/marlborough/rules.yaml:573:7\n2027 rules/marlborough/rules.yaml:574:11\n2028 rules/marlborough/rules.yaml:575:7\n2040 rules/marlborough/rules.yaml:576:7\n2049 rules/marlborough/rules.yaml:577:7\n2050 rules/marlborough/rules.yaml:578:7\n2051 rules/marlborough/rules.yaml:579:11\n2052 rules/marlborough/rules.yaml:580:15\n2053 rules/marlborough/rules.yaml:581:19\n2055 rules/marlborough/rules.yaml:583:19\n2081 rules/marlborough/rules.yaml:584:19\n2087 rules/marlborough/rules.yaml:585:23\n2088 rules/marlborough/rules.yaml:586:7\n2092 rules/marlborough/rules.yaml:541:7\n2098 rules/marlborough/rules.yaml:542:7\n2134 rules/marlborough/rules.yaml:122:7\n2135 rules/marlborough/rules.yaml:123:11\n2136 rules/marlborough/rules.yaml:124:7\n2137 rules/marlborough/rules.yaml:125:7\n2138 rules/marlborough/rules.yaml:126:11\n2139 rules/marlborough/rules.yaml:127:7\n2143 rules/marlborough/rules.yaml:24:7\n2152 rules/marlborough/rules.yaml:150:7\n2153 rules/marlborough/rules.yaml:151:7\n2157 rules/marlborough/rules.yaml:416:7\n2158 rules/marlborough/rules.yaml:417:7\n2164 rules/marlborough/rules.yaml:418:11\n2168 rules/marlborough/rules.yaml:419:15\n2173 rules/marlborough/rules.yaml:420:15\n2174 rules/marlborough/rules.yaml:421:19\n2183 rules/marlborough/rules.yaml:422:23\n2184 rules/marlborough/rules.yaml:423:7\n2188 rules/marlborough/rules.yaml:604:7\n2196 rules/marlborough/rules.yaml:323:7\n2197 rules/marlborough/rules.yaml:324:7\n2198 rules/marlborough/rules.yaml:325:11\n2199 rules/marlborough/rules.yaml:326:7\n2202 rules/marlborough/rules.yaml:327:11\n2203 rules/marlborough/rules.yaml:328:7\n2207 rules/marlborough/rules.yaml:329:11\n2208 rules/marlborough/rules.yaml:330:7\n2214 rules/marlborough/rules.yaml:807:7\n2219 rules/marlborough/rules.yaml:808:7\n2244 rules/marlborough/rules.yaml:809:7\n2259 rules/marlborough/rules.yaml:810:7\n2274 rules/marlborough/rules.yaml:746:7\n2275 rules/marlborough/rules.yaml:747:11\n2276 rules/marlborough/rules.yaml:748:7\n2277 rules/marlborough/rules.yaml:749:11\n2278 rules/marlborough/rules.yaml:750:7\n2282 rules/marlborough/rules.yaml:764:7\n2287 rules/marlborough/rules.yaml:765:7\n2292 rules/marlborough/rules.yaml:766:7\n2302 rules/marlborough/rules.yaml:777:7\n2307 rules/marlborough/rules.yaml:778:11\n2308 rules/marlborough/rules.yaml:779:7\n2309 rules/marlborough/rules.yaml:780:7\n2310 rules/marlborough/rules.yaml:781:11\n2311 rules/marlborough/rules.yaml:782:11\n2315 rules/marlborough/rules.yaml:783:15\n2316 rules/marlborough/rules.yaml:784:15\n2317 rules/marlborough/rules.yaml:785:19\n2318 rules/marlborough/rules.yaml:786:7\n2322 rules/marlborough/rules.yaml:524:7\n2331 rules/marlborough/rules.yaml:525:7\n2332 rules/marlborough/rules.yaml:526:7\n2348 rules/marlborough/rules.yaml:527:7\n2357 rules/marlborough/rules.yaml:528:7\n2372 rules/marlborough/rules.yaml:529:7\n2385 rules/marlborough/rules.yaml:530:7\n2396 rules/marlborough/rules.yaml:47:7\n2397 rules/marlborough/rules.yaml:48:11\n2398 rules/marlborough/rules.yaml:49:7\n2402 rules/marlborough/rules.yaml:553:7\n2403 rules/marlborough/rules.yaml:554:7\n2409 rules/marlborough/rules.yaml:555:7\n2410 rules/marlborough/rules.yaml:556:7\n2411 rules/marlborough/rules.yaml:557:7\n2412 rules/marlborough/rules.yaml:558:7\n2430 rules/marlborough/rules.yaml:284:7\n2431 rules/marlborough/rules.yaml:285:7\n2438 rules/marlborough/rules.yaml:286:11\n2439 rules/marlborough/rules.yaml:287:7\n2440 rules/marlborough/rules.yaml:288:11\n2441 rules/marlborough/rules.yaml:289:7\n2445 rules/marlborough/rules.yaml:271:7\n2450 rules/marlborough/rules.yaml:272:7\n2462 rules/marlborough/rules.yaml:730:7\n2463 rules/marlborough/rules.yaml:731:11\n2464 rules/marlborough/rules.yaml:732:7\n2465 rules/marlborough/rules.yaml:733:11\n2466 rules/marlborough/rules.yaml:734:7\n2467 rules/marlborough/rules.yaml:735:11\n2468 rules/marlborough/rules.yaml:736:7\n2472 rules/marlborough/rules.yaml:259:7\n2475 rules/marlborough/rules.yaml:260:11\n2476 rules/marlborough/rules.yaml:261:7\n2477 rules/marlborough/rules.yaml:262:11\n2478 rules/marlborough/rules.yaml:263:7\n2482 rules/marlborough/rules.yaml:57:7\n2489 rules/marlborough/rules.yaml:381:7\n2490 rules/marlborough/rules.yaml:382:11\n2491 rules/marlborough/rules.yaml:383:7\n2495 rules/marlborough/rules.yaml:448:7\n2501 rules/marlborough/rules.yaml:449:7\n2505 rules/marlborough/rules.yaml:594:7\n2510 rules/marlborough/rules.yaml:595:7\n2511 rules/marlborough/rules.yaml:596:7\n2519 rules/marlborough/rules.yaml:651:7\n2526 rules/marlborough/rules.yaml:2458:3\n2533 rules/marlborough/rules.yaml:2458:3\n2548 rules/marlborough/rules.yaml:2479:3\n2555 rules/marlborough/rules.yaml:2479:3\n2563 rules/marlborough/rules.yaml:2498:3\n2568 rules/marlborough/rules.yaml:2498:3\n2572 rules/marlborough/rules.yaml:794:7\n2579 rules/marlborough/rules.yaml:200:7\n2585 rules/marlborough/rules.yaml:201:7\n2586 rules/marlborough/rules.yaml:202:7\n2587 rules/marlborough/rules.yaml:203:7\n2588 rules/marlborough/rules.yaml:204:11\n2589 rules/marlborough/rules.yaml:205:11\n2599 rules/marlborough/rules.yaml:206:15\n2603 rules/marlborough/rules.yaml:207:19\n2636 rules/marlborough/rules.yaml:209:19\n2653 rules/marlborough/rules.yaml:210:7\n2657 rules/marlborough/cards.yaml:383:14\n2661 rules/marlborough/cards.yaml:391:14\n2665 rules/marlborough/cards.yaml:15:14\n2669 rules/marlborough/cards.yaml:23:14\n2673 rules/marlborough/cards.yaml:31:14\n2677 rules/marlborough/cards.yaml:39:14\n2681 rules/marlborough/cards.yaml:47:14\n2685 rules/marlborough/cards.yaml:55:14\n2689 rules/marlborough/cards.yaml:63:14\n2693 rules/marlborough/cards.yaml:71:14\n2697 rules/marlborough/cards.yaml:79:14\n2701 rules/marlborough/cards.yaml:87:14\n2705 rules/marlborough/cards.yaml:95:14\n2709 rules/marlborough/cards.yaml:103:14\n2713 rules/marlborough/cards.yaml:111:14\n2717 rules/marlborough/cards.yaml:119:14\n2721 rules/marlborough/cards.yaml:127:14\n2725 rules/marlborough/cards.yaml:199:14\n2729 rules/marlborough/cards.yaml:135:14\n2733 rules/marlborough/cards.yaml:143:14\n2737 rules/marlborough/cards.yaml:151:14\n2741 rules/marlborough/cards.yaml:159:14\n2745 rules/marlborough/cards.yaml:167:14\n2749 rules/marlborough/cards.yaml:175:14\n2753 rules/marlborough/cards.yaml:183:14\n2757 rules/marlborough/cards.yaml:191:14\n2761 rules/marlborough/cards.yaml:271:14\n2765 rules/marlborough/cards.yaml:279:14\n2769 rules/marlborough/cards.yaml:287:14\n2773 rules/marlborough/cards.yaml:295:14\n2777 rules/marlborough/cards.yaml:303:14\n2781 rules/marlborough/cards.yaml:311:14\n2785 rules/marlborough/cards.yaml:319:14\n2789 rules/marlborough/cards.yaml:327:14\n2793 rules/marlborough/cards.yaml:335:14\n2797 rules/marlborough/cards.yaml:343:14\n2801 rules/marlborough/cards.yaml:351:14\n2805 rules/marlborough/cards.yaml:359:14\n2809 rules/marlborough/cards.yaml:367:14\n2813 rules/marlborough/cards.yaml:375:14\n2817 rules/marlborough/cards.yaml:207:14\n2821 rules/marlborough/cards.yaml:215:14\n2825 rules/marlborough/cards.yaml:223:14\n2829 rules/marlborough/cards.yaml:231:14\n2833 rules/marlborough/cards.yaml:239:14\n2837 rules/marlborough/cards.yaml:247:14\n2841 rules/marlborough/cards.yaml:255:14\n2845 rules/marlborough/cards.yaml:263:14\n2849 rules/marlborough/rules.yaml:2584:9\n2853 rules/marlborough/rules.yaml:2556:9\n2861 rules/marlborough/rules.yaml:2599:9\n2862 rules/marlborough/rules.yaml:2600:9\n2863 rules/marlborough/rules.yaml:2601:9\n2870 rules/marlborough/rules.yaml:2563:9\n2871 rules/marlborough/rules.yaml:2564:9\n2872 rules/marlborough/rules.yaml:2565:9\n2877 rules/marlborough/rules.yaml:2572:9\n2886 rules/marlborough/rules.yaml:2573:9\n2887 rules/marlborough/rules.yaml:2574:9\n2888 rules/marlborough/rules.yaml:2575:13\n2890 rules/marlborough/rules.yaml:2576:13\n2893 rules/marlborough/rules.yaml:2578:13\n2898 rules/marlborough/rules.yaml:2590:9\n2900 rules/marlborough/rules.yaml:2591:9\n2902 rules/marlborough/rules.yaml:2592:9\n2907 rules/marlborough/rules.yaml:2546:9\n2910 rules/marlborough/rules.yaml:2547:9\n2916 rules/marlborough/rules.yaml:962:7\n2920 rules/marlborough/rules.yaml:963:11\n2921 rules/marlborough/rules.yaml:964:11\n2926 rules/marlborough/rules.yaml:1660:7\n2927 rules/marlborough/rules.yaml:1661:7\n2929 rules/marlborough/rules.yaml:1662:7\n2931 rules/marlborough/rules.yaml:1663:7\n2932 rules/marlborough/rules.yaml:1664:7\n2949 rules/marlborough/rules.yaml:1665:11\n2955 rules/marlborough/rules.yaml:1666:15\n2957 rules/marlborough/rules.yaml:1667:15\n2959 rules/marlborough/rules.yaml:1668:15\n2963 rules/marlborough/rules.yaml:908:7\n2967 rules/marlborough/rules.yaml:909:11\n2968 rules/marlborough/rules.yaml:910:11\n2969 rules/marlborough/rules.yaml:911:15\n2975 rules/marlborough/rules.yaml:912:15\n2977 rules/marlborough/rules.yaml:913:15\n2978 rules/marlborough/rules.yaml:914:15\n2980 rules/marlborough/rules.yaml:915:15\n2981 rules/marlborough/rules.yaml:916:11\n2983 rules/marlborough/rules.yaml:917:7\n2984 rules/marlborough/rules.yaml:918:7\n2986 rules/marlborough/rules.yaml:919:7\n2989 rules/marlborough/rules.yaml:920:11\n2990 rules/marlborough/rules.yaml:921:7\n2992 rules/marlborough/rules.yaml:922:7\n2993 rules/marlborough/rules.yaml:923:7\n3011 rules/marlborough/rules.yaml:924:11\n3020 rules/marlborough/rules.yaml:925:15\n3022 rules/marlborough/rules.yaml:926:15\n3024 rules/marlborough/rules.yaml:927:15\n3028 rules/marlborough/flow.yaml:110:7\n3029 rules/marlborough/flow.yaml:111:11\n3030 rules/marlborough/flow.yaml:112:7\n3036 rules/marlborough/rules.yaml:2064:7\n3037 rules/marlborough/rules.yaml:2065:11\n3039 rules/marlborough/rules.yaml:2067:11\n3041 rules/marlborough/rules.yaml:2069:11\n3042 rules/marlborough/rules.yaml:2070:11\n3045 rules/marlborough/rules.yaml:2071:11\n3050 rules/marlborough/rules.yaml:1293:7\n3056 rules/marlborough/rules.yaml:1294:11\n3057 rules/marlborough/rules.yaml:1295:15\n3058 rules/marlborough/rules.yaml:1296:15\n3071 rules/marlborough/rules.yaml:1297:15\n3072 rules/marlborough/rules.yaml:1298:15\n3083 rules/marlborough/rules.yaml:1299:15\n3084 rules/marlborough/rules.yaml:1300:19\n3085 rules/marlborough/rules.yaml:1301:19\n3091 rules/marlborough/rules.yaml:856:7\n3092 rules/marlborough/rules.yaml:857:7\n3097 rules/marlborough/rules.yaml:858:11\n3098 rules/marlborough/rules.yaml:859:11\n3101 rules/marlborough/rules.yaml:860:11\n3102 rules/marlborough/rules.yaml:861:7\n3103 rules/marlborough/rules.yaml:862:7\n3108 rules/marlborough/rules.yaml:2231:7\n3109 rules/marlborough/rules.yaml:2232:7\n3110 rules/marlborough/rules.yaml:2233:11\n3116 rules/marlborough/rules.yaml:2234:11\n3117 rules/marlborough/rules.yaml:2235:11\n3118 rules/marlborough/rules.yaml:2236:11\n3129 rules/marlborough/rules.yaml:2237:11\n3140 rules/marlborough/rules.yaml:2238:11\n3142 rules/marlborough/rules.yaml:2239:11\n3143 rules/marlborough/rules.yaml:2240:15\n3145 rules/marlborough/rules.yaml:2242:15\n3149 rules/marlborough/rules.yaml:1731:7\n3150 rules/marlborough/rules.yaml:1732:7\n3155 rules/marlborough/rules.yaml:1733:11\n3159 rules/marlborough/rules.yaml:1967:7\n3160 rules/marlborough/rules.yaml:1968:11\n3164 rules/marlborough/flow.yaml:16:7\n3165 rules/marlborough/flow.yaml:17:11\n3166 rules/marlborough/flow.yaml:18:15\n3169 rules/marlborough/flow.yaml:19:19\n3170 rules/marlborough/flow.yaml:20:19\n3176 rules/marlborough/rules.yaml:895:7\n3177 rules/marlborough/rules.yaml:896:11\n3180 rules/marlborough/rules.yaml:898:11\n3182 rules/marlborough/rules.yaml:899:7\n3184 rules/marlborough/rules.yaml:900:7\n3185 rules/marlborough/rules.yaml:901:11\n3190 rules/marlborough/rules.yaml:869:7\n3191 rules/marlborough/rules.yaml:870:7\n3197 rules/marlborough/rules.yaml:2081:7\n3198 rules/marlborough/rules.yaml:2082:7\n3201 rules/marlborough/rules.yaml:2083:7\n3206 rules/marlborough/flow.yaml:94:7\n3211 rules/marlborough/flow.yaml:95:7\n3216 rules/marlborough/flow.yaml:96:7\n3218 rules/marlborough/flow.yaml:97:7\n3219 rules/marlborough/flow.yaml:98:11\n3221 rules/marlborough/flow.yaml:100:11\n3225 rules/marlborough/flow.yaml:73:7\n3226 rules/marlborough/flow.yaml:74:11\n3227 rules/marlborough/flow.yaml:75:15\n3232 rules/marlborough/flow.yaml:25:7\n3233 rules/marlborough/flow.yaml:26:11\n3238 rules/marlborough/flow.yaml:27:11\n3241 rules/marlborough/flow.yaml:29:11\n3242 rules/marlborough/flow.yaml:30:11\n3243 rules/marlborough/flow.yaml:31:15\n3244 rules/marlborough/flow.yaml:32:11\n3245 rules/marlborough/flow.yaml:33:15\n3246 rules/marlborough/flow.yaml:34:15\n3247 rules/marlborough/flow.yaml:35:15\n3252 rules/marlborough/flow.yaml:36:19\n3253 rules/marlborough/flow.yaml:37:19\n3254 rules/marlborough/flow.yaml:38:19\n3256 rules/marlborough/flow.yaml:39:15\n3257 rules/marlborough/flow.yaml:40:11\n3260 rules/marlborough/flow.yaml:41:11\n3266 rules/marlborough/rules.yaml:877:7\n3267 rules/marlborough/rules.yaml:878:11\n3269 rules/marlborough/rules.yaml:879:11\n3271 rules/marlborough/rules.yaml:880:7\n3272 rules/marlborough/rules.yaml:881:7\n3273 rules/marlborough/rules.yaml:882:7\n3274 rules/marlborough/rules.yaml:883:7\n3275 rules/marlborough/rules.yaml:884:11\n3279 rules/marlborough/rules.yaml:886:11\n3287 rules/marlborough/rules.yaml:888:11\n3299 rules/marlborough/rules.yaml:2473:7\n3302 rules/marlborough/rules.yaml:2474:7\n3303 rules/marlborough/rules.yaml:2475:11\n3305 rules/marlborough/rules.yaml:2477:11\n3306 rules/marlborough/rules.yaml:2478:7\n3313 rules/marlborough/rules.yaml:2493:7\n3316 rules/marlborough/rules.yaml:2494:7\n3317 rules/marlborough/rules.yaml:2495:7\n3322 rules/marlborough/rules.yaml:2512:7\n3325 rules/marlborough/rules.yaml:2513:7\n3326 rules/marlborough/rules.yaml:2514:7\n3329 rules/marlborough/rules.yaml:2515:7\n3702 rules/marlborough/rules.yaml:1018:7\n3703 rules/marlborough/rules.yaml:1019:7\n3711 rules/marlborough/rules.yaml:1020:11\n3712 rules/marlborough/rules.yaml:1021:7\n3755 rules/marlborough/rules.yaml:1022:7\n3756 rules/marlborough/rules.yaml:1023:11\n3757 rules/marlborough/rules.yaml:1024:7\n3758 rules/marlborough/rules.yaml:1025:7\n3764 rules/marlborough/rules.yaml:1026:7\n3765 rules/marlborough/rules.yaml:1027:11\n3767 rules/marlborough/rules.yaml:1028:11\n3771 rules/marlborough/rules.yaml:1029:15\n3772 rules/marlborough/rules.yaml:1030:7\n3773 rules/marlborough/rules.yaml:1031:11\n3774 rules/marlborough/rules.yaml:1033:7\n3792 rules/marlborough/rules.yaml:1034:11\n3798 rules/marlborough/rules.yaml:1035:15\n3803 rules/marlborough/rules.yaml:1125:7\n3809 rules/marlborough/rules.yaml:1126:7\n3815 rules/marlborough/rules.yaml:1127:7\n3816 rules/marlborough/rules.yaml:1128:11\n3818 rules/marlborough/rules.yaml:1129:7\n3819 rules/marlborough/rules.yaml:1130:11\n3821 rules/marlborough/rules.yaml:1131:7\n3822 rules/marlborough/rules.yaml:1132:7\n3823 rules/marlborough/rules.yaml:1134:7\n3824 rules/marlborough/rules.yaml:1135:11\n3830 rules/marlborough/rules.yaml:1136:11\n3840 rules/marlborough/rules.yaml:1139:11\n3841 rules/marlborough/rules.yaml:1141:11\n3842 rules/marlborough/rules.yaml:1143:19\n3845 rules/marlborough/rules.yaml:1146:23\n3847 rules/marlborough/rules.yaml:1149:19\n3852 rules/marlborough/rules.yaml:1151:19\n3858 rules/marlborough/rules.yaml:1155:11\n3859 rules/marlborough/rules.yaml:1156:11\n3862 rules/marlborough/rules.yaml:1157:11\n3867 rules/marlborough/rules.yaml:1158:11\n3868 rules/marlborough/rules.yaml:1159:11\n3869 rules/marlborough/rules.yaml:1160:15\n3875 rules/marlborough/rules.yaml:1163:15\n3876 rules/marlborough/rules.yaml:1164:15\n3878 rules/marlborough/rules.yaml:1166:15\n3879 rules/marlborough/rules.yaml:1168:15\n3880 rules/marlborough/rules.yaml:1169:15\n3881 rules/marlborough/rules.yaml:1170:15\n3883 rules/marlborough/rules.yaml:1172:15\n3884 rules/marlborough/rules.yaml:1174:15\n3885 rules/marlborough/rules.yaml:1175:15\n3886 rules/marlborough/rules.yaml:1176:15\n3887 rules/marlborough/rules.yaml:1177:11\n3888 rules/marlborough/rules.yaml:1178:11\n3889 rules/marlborough/rules.yaml:1179:11\n3890 rules/marlborough/rules.yaml:1181:11\n3891 rules/marlborough/rules.yaml:1182:11\n3892 rules/marlborough/rules.yaml:1183:11\n3893 rules/marlborough/rules.yaml:1185:19\n3894 rules/marlborough/rules.yaml:1186:19\n3903 rules/marlborough/rules.yaml:1187:23\n3904 rules/marlborough/rules.yaml:1188:23\n3906 rules/marlborough/rules.yaml:1190:19\n3907 rules/marlborough/rules.yaml:1191:23\n3909 rules/marlborough/rules.yaml:1193:23\n3913 rules/marlborough/rules.yaml:1197:19\n3914 rules/marlborough/rules.yaml:1198:19\n3915 rules/marlborough/rules.yaml:1199:19\n3916 rules/marlborough/rules.yaml:1200:23\n3920 rules/marlborough/rules.yaml:1204:19\n3921 rules/marlborough/rules.yaml:1205:19\n3922 rules/marlborough/rules.yaml:1206:19\n3939 rules/marlborough/rules.yaml:1207:23\n3941 rules/marlborough/rules.yaml:1209:19\n3948 rules/marlborough/rules.yaml:2458:3\n3949 rules/marlborough/rules.yaml:2458:3\n3951 rules/marlborough/rules.yaml:2458:3\n3952 rules/marlborough/rules.yaml:2458:3\n3953 rules/marlborough/rules.yaml:2458:3\n3954 rules/marlborough/rules.yaml:2458:3\n3955 rules/marlborough/rules.yaml:2458:3\n3956 rules/marlborough/rules.yaml:2458:3\n3963 rules/marlborough/rules.yaml:2458:3\n3964 rules/marlborough/rules.yaml:2458:3\n3965 rules/marlborough/rules.yaml:2458:3\n3966 rules/marlborough/rules.yaml:2458:3\n3980 rules/marlborough/rules.yaml:2458:3\n3981 rules/marlborough/rules.yaml:2458:3\n3983 rules/marlborough/rules.yaml:2458:3\n3984 rules/marlborough/rules.yaml:2458:3\n3985 rules/marlborough/rules.yaml:2458:3\n3987 rules/marlborough/rules.yaml:2458:3\n3988 rules/marlborough/rules.yaml:2458:3\n3991 rules/marlborough/rules.yaml:2458:3\n4006 rules/marlborough/rules.yaml:1220:7\n4012 rules/marlborough/rules.yaml:1221:7\n4013 rules/marlborough/rules.yaml:1222:7\n4019 rules/marlborough/rules.yaml:1223:7\n4020 rules/marlborough/rules.yaml:1224:7\n4024 rules/marlborough/rules.yaml:1225:7\n4028 rules/marlborough/rules.yaml:1226:7\n4029 rules/marlborough/rules.yaml:1227:11\n4030 rules/marlborough/rules.yaml:1228:7\n4031 rules/marlborough/rules.yaml:1229:7\n4032 rules/marlborough/rules.yaml:1230:7\n4037 rules/marlborough/rules.yaml:1231:7\n4042 rules/marlborough/rules.yaml:1232:7\n4043 rules/marlborough/rules.yaml:1233:7\n4044 rules/marlborough/rules.yaml:1234:7\n4045 rules/marlborough/rules.yaml:1235:7\n4046 rules/marlborough/rules.yaml:1236:7\n4047 rules/marlborough/rules.yaml:1237:7\n4048 rules/marlborough/rules.yaml:1238:7\n4049 rules/marlborough/rules.yaml:1239:7\n4050 rules/marlborough/rules.yaml:1240:7\n4051 rules/marlborough/rules.yaml:1241:7\n4052 rules/marlborough/rules.yaml:1242:7\n4069 rules/marlborough/rules.yaml:1243:7\n4070 rules/marlborough/rules.yaml:1244:7\n4071 rules/marlborough/rules.yaml:1245:11\n4098 rules/marlborough/rules.yaml:1246:7\n4099 rules/marlborough/rules.yaml:1247:7\n4100 rules/marlborough/rules.yaml:1249:15\n4101 rules/marlborough/rules.yaml:1250:19\n4102 rules/marlborough/rules.yaml:1251:15\n4103 rules/marlborough/rules.yaml:1252:15\n4104 rules/marlborough/rules.yaml:1253:15\n4105 rules/marlborough/rules.yaml:1254:19\n4107 rules/marlborough/rules.yaml:1256:15\n4108 rules/marlborough/rules.yaml:1257:15\n4109 rules/marlborough/rules.yaml:1258:15\n4110 rules/marlborough/rules.yaml:1259:15\n4111 rules/marlborough/rules.yaml:1260:15\n4112 rules/marlborough/rules.yaml:1261:19\n4114 rules/marlborough/rules.yaml:1263:15\n4115 rules/marlborough/rules.yaml:1264:15\n4116 rules/marlborough/rules.yaml:1265:15\n4117 rules/marlborough/rules.yaml:1266:15\n4129 rules/marlborough/rules.yaml:1267:19\n4131 rules/marlborough/rules.yaml:1269:15\n4132 rules/marlborough/rules.yaml:1270:15\n4133 rules/marlborough/rules.yaml:1271:15\n4139 rules/marlborough/rules.yaml:1272:19\n4140 rules/marlborough/rules.yaml:1273:19\n4141 rules/marlborough/rules.yaml:1274:15\n4142 rules/marlborough/rules.yaml:1275:15\n4143 rules/marlborough/rules.yaml:1276:15\n4144 rules/marlborough/rules.yaml:1277:19\n4146 rules/marlborough/rules.yaml:1279:15\n4147 rules/marlborough/rules.yaml:1280:19\n4148 rules/marlborough/rules.yaml:1281:15\n4149 rules/marlborough/rules.yaml:1282:15\n4150 rules/marlborough/rules.yaml:1283:15\n4151 rules/marlborough/rules.yaml:1284:15\n4152 rules/marlborough/rules.yaml:1285:15\n4153 rules/marlborough/rules.yaml:1286:19\n4158 rules/marlborough/rules.yaml:1911:7\n4164 rules/marlborough/rules.yaml:1912:7\n4165 rules/marlborough/rules.yaml:1913:7\n4175 rules/marlborough/rules.yaml:1914:7\n4176 rules/marlborough/rules.yaml:1915:11\n4179 rules/marlborough/rules.yaml:1917:7\n4183 rules/marlborough/rules.yaml:1740:7\n4188 rules/marlborough/rules.yaml:1741:11\n4189 rules/marlborough/rules.yaml:1742:11\n4201 rules/marlborough/rules.yaml:1743:15\n4208 rules/marlborough/rules.yaml:1744:15\n4243 rules/marlborough/rules.yaml:1745:15\n4244 rules/marlborough/rules.yaml:1747:19\n4246 rules/marlborough/rules.yaml:1749:19\n4247 rules/marlborough/rules.yaml:1750:19\n4248 rules/marlborough/rules.yaml:1751:23\n4249 rules/marlborough/rules.yaml:1752:19\n4251 rules/marlborough/rules.yaml:1753:19\n4256 rules/marlborough/rules.yaml:1885:7\n4262 rules/marlborough/rules.yaml:1886:7\n4263 rules/marlborough/rules.yaml:1887:7\n4264 rules/marlborough/rules.yaml:1888:7\n4270 rules/marlborough/rules.yaml:1891:7\n4274 rules/marlborough/rules.yaml:1892:7\n4278 rules/marlborough/rules.yaml:1893:7\n4279 rules/marlborough/rules.yaml:1894:11\n4282 rules/marlborough/rules.yaml:1895:7\n4283 rules/marlborough/rules.yaml:1896:11\n4286 rules/marlborough/rules.yaml:1897:7\n4287 rules/marlborough/rules.yaml:1898:7\n4288 rules/marlborough/rules.yaml:1899:7\n4289 rules/marlborough/rules.yaml:1901:7\n4290 rules/marlborough/rules.yaml:1902:7\n4294 rules/marlborough/rules.yaml:1953:7\n4295 rules/marlborough/rules.yaml:1954:7\n4296 rules/marlborough/rules.yaml:1955:7\n4297 rules/marlborough/rules.yaml:1956:11\n4298 rules/marlborough/rules.yaml:1957:7\n4304 rules/marlborough/rules.yaml:1958:7\n4305 rules/marlborough/rules.yaml:1959:7\n4314 rules/marlborough/rules.yaml:1843:7\n4320 rules/marlborough/rules.yaml:1844:7\n4323 rules/marlborough/rules.yaml:1847:11\n4325 rules/marlborough/rules.yaml:1849:11\n4326 rules/marlborough/rules.yaml:1850:11\n4327 rules/marlborough/rules.yaml:1851:11\n4328 rules/marlborough/rules.yaml:1852:15\n4332 rules/marlborough/rules.yaml:1855:15\n4334 rules/marlborough/rules.yaml:1858:11\n4339 rules/marlborough/rules.yaml:1859:11\n4340 rules/marlborough/rules.yaml:1861:19\n4342 rules/marlborough/rules.yaml:1864:19\n4344 rules/marlborough/rules.yaml:1866:19\n4345 rules/marlborough/rules.yaml:1867:23\n4347 rules/marlborough/rules.yaml:1870:23\n4349 rules/marlborough/rules.yaml:1873:19\n4354 rules/marlborough/rules.yaml:1926:7\n4355 rules/marlborough/rules.yaml:1927:7\n4360 rules/marlborough/rules.yaml:1928:11\n4361 rules/marlborough/rules.yaml:1929:11\n4382 rules/marlborough/rules.yaml:1930:11\n4383 rules/marlborough/rules.yaml:1931:11\n4384 rules/marlborough/rules.yaml:1932:15\n4395 rules/marlborough/rules.yaml:1933:15\n4396 rules/marlborough/rules.yaml:1934:19\n4398 rules/marlborough/rules.yaml:1936:19\n4399 rules/marlborough/rules.yaml:1937:19\n4400 rules/marlborough/rules.yaml:1938:23\n4401 rules/marlborough/rules.yaml:1939:19\n4402 rules/marlborough/rules.yaml:1940:23\n4404 rules/marlborough/rules.yaml:1942:23\n4410 rules/marlborough/rules.yaml:1803:7\n4417 rules/marlborough/rules.yaml:1804:7\n4423 rules/marlborough/rules.yaml:1805:7\n4424 rules/marlborough/rules.yaml:1807:11\n4426 rules/marlborough/rules.yaml:1809:11\n4429 rules/marlborough/rules.yaml:1810:11\n4434 rules/marlborough/rules.yaml:1811:11\n4435 rules/marlborough/rules.yaml:1812:11\n4436 rules/marlborough/rules.yaml:1813:15\n4438 rules/marlborough/rules.yaml:1815:15\n4439 rules/marlborough/rules.yaml:1816:11\n4445 rules/marlborough/rules.yaml:835:7\n4446 rules/marlborough/rules.yaml:836:7\n4447 rules/marlborough/rules.yaml:837:11\n4448 rules/marlborough/rules.yaml:838:11\n4449 rules/marlborough/rules.yaml:839:15\n4452 rules/marlborough/rules.yaml:840:11\n4453 rules/marlborough/rules.yaml:842:7\n4454 rules/marlborough/rules.yaml:843:7\n4461 rules/marlborough/rules.yaml:844:11\n4462 rules/marlborough/rules.yaml:845:15\n4464 rules/marlborough/rules.yaml:847:15\n4465 rules/marlborough/rules.yaml:848:15\n4469 rules/marlborough/rules.yaml:849:11\n4474 rules/marlborough/rules.yaml:2424:7\n4475 rules/marlborough/rules.yaml:2425:7\n4480 rules/marlborough/rules.yaml:2426:11\n4492 rules/marlborough/rules.yaml:2427:11\n4510 rules/marlborough/rules.yaml:2428:11\n4511 rules/marlborough/rules.yaml:2429:15\n4513 rules/marlborough/rules.yaml:2431:15\n4514 rules/marlborough/rules.yaml:2432:15\n4515 rules/marlborough/rules.yaml:2433:19\n4517 rules/marlborough/rules.yaml:2435:19\n4520 rules/marlborough/rules.yaml:2436:19\n4521 rules/marlborough/rules.yaml:2437:19\n4522 rules/marlborough/rules.yaml:2439:19\n4523 rules/marlborough/rules.yaml:2440:23\n4524 rules/marlborough/rules.yaml:2441:7\n4529 rules/marlborough/rules.yaml:1825:7\n4535 rules/marlborough/rules.yaml:1826:7\n4536 rules/marlborough/rules.yaml:1827:7\n4537 rules/marlborough/rules.yaml:1829:15\n4538 rules/marlborough/rules.yaml:1830:19\n4541 rules/marlborough/rules.yaml:1831:23\n4544 rules/marlborough/rules.yaml:1833:15\n4547 rules/marlborough/rules.yaml:1835:15\n4554 rules/marlborough/rules.yaml:1055:7\n4555 rules/marlborough/rules.yaml:1056:11\n4556 rules/marlborough/rules.yaml:1057:7\n4557 rules/marlborough/rules.yaml:1058:7\n4558 rules/marlborough/rules.yaml:1061:15\n4559 rules/marlborough/rules.yaml:1062:15\n4560 rules/marlborough/rules.yaml:1063:15\n4562 rules/marlborough/rules.yaml:1066:15\n4563 rules/marlborough/rules.yaml:1067:15\n4564 rules/marlborough/rules.yaml:1068:15\n4566 rules/marlborough/rules.yaml:1070:15\n4570 rules/marlborough/rules.yaml:1567:7\n4575 rules/marlborough/rules.yaml:1568:11\n4580 rules/marlborough/rules.yaml:1569:11\n4588 rules/marlborough/rules.yaml:1571:15\n4592 rules/marlborough/rules.yaml:1081:7\n4598 rules/marlborough/rules.yaml:1082:7\n4603 rules/marlborough/rules.yaml:1083:7\n4604 rules/marlborough/rules.yaml:1084:11\n4605 rules/marlborough/rules.yaml:1085:15\n4606 rules/marlborough/rules.yaml:1086:7\n4607 rules/marlborough/rules.yaml:1087:7\n4608 rules/marlborough/rules.yaml:1088:7\n4609 rules/marlborough/rules.yaml:1089:11\n4610 rules/marlborough/rules.yaml:1090:11\n4611 rules/marlborough/rules.yaml:1091:11\n4623 rules/marlborough/rules.yaml:1092:11\n4632 rules/marlborough/rules.yaml:1093:11\n4633 rules/marlborough/rules.yaml:1094:15\n4634 rules/marlborough/rules.yaml:1095:19\n4636 rules/marlborough/rules.yaml:1097:15\n4637 rules/marlborough/rules.yaml:1098:15\n4638 rules/marlborough/rules.yaml:1099:19\n4640 rules/marlborough/rules.yaml:1101:7\n4641 rules/marlborough/rules.yaml:1102:7\n4645 rules/marlborough/rules.yaml:2284:7\n4646 rules/marlborough/rules.yaml:2285:7\n4651 rules/marlborough/rules.yaml:2286:7\n4654 rules/marlborough/rules.yaml:2287:7\n4672 rules/marlborough/rules.yaml:2288:7\n4673 rules/marlborough/rules.yaml:2289:11\n4674 rules/marlborough/rules.yaml:2290:7\n4675 rules/marlborough/rules.yaml:2291:7\n4676 rules/marlborough/rules.yaml:2292:11\n4677 rules/marlborough/rules.yaml:2293:7\n4678 rules/marlborough/rules.yaml:2294:11\n4683 rules/marlborough/rules.yaml:2295:11\n4684 rules/marlborough/rules.yaml:2296:11\n4685 rules/marlborough/rules.yaml:2297:11\n4686 rules/marlborough/rules.yaml:2298:15\n4687 rules/marlborough/rules.yaml:2299:19\n4689 rules/marlborough/rules.yaml:2301:15\n4690 rules/marlborough/rules.yaml:2302:15\n4691 rules/marlborough/rules.yaml:2303:19\n4693 rules/marlborough/rules.yaml:2305:19\n4694 rules/marlborough/rules.yaml:2306:19\n4695 rules/marlborough/rules.yaml:2307:7\n4696 rules/marlborough/rules.yaml:2308:11\n4697 rules/marlborough/rules.yaml:2309:11\n4698 rules/marlborough/rules.yaml:2311:11\n4699 rules/marlborough/rules.yaml:2312:11\n4703 rules/marlborough/rules.yaml:2313:11\n4706 rules/marlborough/rules.yaml:2314:11\n4707 rules/marlborough/rules.yaml:2315:15\n4708 rules/marlborough/rules.yaml:2316:19\n4717 rules/marlborough/rules.yaml:2317:19\n4718 rules/marlborough/rules.yaml:2318:23\n4719 rules/marlborough/rules.yaml:2320:23\n4720 rules/marlborough/rules.yaml:2321:7\n4721 rules/marlborough/rules.yaml:2322:11\n4725 rules/marlborough/rules.yaml:1501:7\n4731 rules/marlborough/rules.yaml:1502:7\n4740 rules/marlborough/rules.yaml:1503:7\n4741 rules/marlborough/rules.yaml:1504:11\n4752 rules/marlborough/rules.yaml:1505:15\n4753 rules/marlborough/rules.yaml:1506:15\n4754 rules/marlborough/rules.yaml:1507:19\n4755 rules/marlborough/rules.yaml:1508:19\n4756 rules/marlborough/rules.yaml:1510:23\n4771 rules/marlborough/rules.yaml:1511:23\n4772 rules/marlborough/rules.yaml:1512:27\n4774 rules/marlborough/rules.yaml:1513:23\n4775 rules/marlborough/rules.yaml:1514:23\n4776 rules/marlborough/rules.yaml:1515:27\n4777 rules/marlborough/rules.yaml:1516:31\n4785 rules/marlborough/rules.yaml:2479:3\n4786 rules/marlborough/rules.yaml:2479:3\n4788 rules/marlborough/rules.yaml:2479:3\n4789 rules/marlborough/rules.yaml:2479:3\n4790 rules/marlborough/rules.yaml:2479:3\n4791 rules/marlborough/rules.yaml:2479:3\n4792 rules/marlborough/rules.yaml:2479:3\n4793 rules/marlborough/rules.yaml:2479:3\n4800 rules/marlborough/rules.yaml:2479:3\n4801 rules/marlborough/rules.yaml:2479:3\n4802 rules/marlborough/rules.yaml:2479:3\n4803 rules/marlborough/rules.yaml:2479:3\n4808 rules/marlborough/rules.yaml:2479:3\n4809 rules/marlborough/rules.yaml:2479:3\n4811 rules/marlborough/rules.yaml:2479:3\n4812 rules/marlborough/rules.yaml:2479:3\n4813 rules/marlborough/rules.yaml:2479:3\n4815 rules/marlborough/rules.yaml:2479:3\n4816 rules/marlborough/rules.yaml:2479:3\n4817 rules/marlborough/rules.yaml:2479:3\n4822 rules/marlborough/rules.yaml:2130:7\n4827 rules/marlborough/rules.yaml:2131:7\n4828 rules/marlborough/rules.yaml:2132:11\n4829 rules/marlborough/rules.yaml:2133:11\n4830 rules/marlborough/rules.yaml:2134:15\n4832 rules/marlborough/rules.yaml:2137:15\n4838 rules/marlborough/rules.yaml:1109:7\n4839 rules/marlborough/rules.yaml:1110:7\n4840 rules/marlborough/rules.yaml:1111:11\n4841 rules/marlborough/rules.yaml:1112:11\n4843 rules/marlborough/rules.yaml:1114:11\n4896 rules/marlborough/rules.yaml:1718:7\n4897 rules/marlborough/rules.yaml:1719:7\n4898 rules/marlborough/rules.yaml:1720:7\n4899 rules/marlborough/rules.yaml:1721:11\n4903 rules/marlborough/rules.yaml:1774:7\n4904 rules/marlborough/rules.yaml:1775:7\n4905 rules/marlborough/rules.yaml:1777:7\n4910 rules/marlborough/rules.yaml:1585:7\n4916 rules/marlborough/rules.yaml:1586:11\n4917 rules/marlborough/rules.yaml:1587:11\n4918 rules/marlborough/rules.yaml:1588:11\n4921 rules/marlborough/rules.yaml:1591:15\n4922 rules/marlborough/rules.yaml:1592:15\n4924 rules/marlborough/rules.yaml:1594:7\n4925 rules/marlborough/rules.yaml:1595:7\n4926 rules/marlborough/rules.yaml:1596:7\n4931 rules/marlborough/rules.yaml:1597:7\n4932 rules/marlborough/rules.yaml:1598:11\n4933 rules/marlborough/rules.yaml:1599:11\n4934 rules/marlborough/rules.yaml:1600:15\n4937 rules/marlborough/rules.yaml:1601:15\n4938 rules/marlborough/rules.yaml:1602:15\n4939 rules/marlborough/rules.yaml:1604:7\n4940 rules/marlborough/rules.yaml:1605:7\n4945 rules/marlborough/rules.yaml:1606:11\n4951 rules/marlborough/rules.yaml:1607:11\n4987 rules/marlborough/rules.yaml:1608:11\n4988 rules/marlborough/rules.yaml:1609:15\n4990 rules/marlborough/rules.yaml:1611:15\n4991 rules/marlborough/rules.yaml:1612:15\n4992 rules/marlborough/rules.yaml:1613:19\n4994 rules/marlborough/rules.yaml:1615:19\n4997 rules/marlborough/rules.yaml:1616:19\n4998 rules/marlborough/rules.yaml:1618:7\n4999 rules/marlborough/rules.yaml:1619:7\n5004 rules/marlborough/rules.yaml:1620:11\n5028 rules/marlborough/rules.yaml:1621:11\n5029 rules/marlborough/rules.yaml:1622:15\n5031 rules/marlborough/rules.yaml:1624:15\n5032 rules/marlborough/rules.yaml:1625:15\n5033 rules/marlborough/rules.yaml:1626:19\n5035 rules/marlborough/rules.yaml:1628:19\n5040 rules/marlborough/rules.yaml:1629:19\n5043 rules/marlborough/rules.yaml:1630:19\n5044 rules/marlborough/rules.yaml:1631:19\n5048 rules/marlborough/rules.yaml:1632:23\n5051 rules/marlborough/rules.yaml:1635:23\n5052 rules/marlborough/rules.yaml:1636:23\n5057 rules/marlborough/rules.yaml:1528:7\n5072 rules/marlborough/rules.yaml:1529:7\n5081 rules/marlborough/rules.yaml:1530:11\n5082 rules/marlborough/rules.yaml:1531:7\n5083 rules/marlborough/rules.yaml:1532:7\n5104 rules/marlborough/rules.yaml:1533:7\n5105 rules/marlborough/rules.yaml:1535:11\n5106 rules/marlborough/rules.yaml:1536:15\n5107 rules/marlborough/rules.yaml:1537:11\n5108 rules/marlborough/rules.yaml:1538:7\n5109 rules/marlborough/rules.yaml:1539:7\n5110 rules/marlborough/rules.yaml:1540:11\n5115 rules/marlborough/rules.yaml:2517:1\n5116 rules/marlborough/rules.yaml:2517:1\n5117 rules/marlborough/rules.yaml:2517:1\n5122 rules/marlborough/rules.yaml:2517:1\n5123 rules/marlborough/rules.yaml:2517:1\n5124 rules/marlborough/rules.yaml:2517:1\n5125 rules/marlborough/rules.yaml:2517:1\n5128 rules/marlborough/rules.yaml:2517:1\n5129 rules/marlborough/rules.yaml:2517:1\n5131 rules/marlborough/rules.yaml:2517:1\n5132 rules/marlborough/rules.yaml:2517:1\n5133 rules/marlborough/rules.yaml:2517:1\n5134 rules/marlborough/rules.yaml:2517:1\n5135 rules/marlborough/rules.yaml:2517:1\n5136 rules/marlborough/rules.yaml:2517:1\n5137 rules/marlborough/rules.yaml:2517:1\n5138 rules/marlborough/rules.yaml:2517:1\n5139 rules/marlborough/rules.yaml:2517:1\n5140 rules/marlborough/rules.yaml:2517:1\n5141 rules/marlborough/rules.yaml:2517:1\n5145 rules/marlborough/rules.yaml:1784:7\n5150 rules/marlborough/rules.yaml:1785:7\n5170 rules/marlborough/rules.yaml:1786:7\n5171 rules/marlborough/rules.yaml:1787:11\n5172 rules/marlborough/rules.yaml:1788:11\n5178 rules/marlborough/rules.yaml:1789:15\n5179 rules/marlborough/rules.yaml:1790:7\n5191 rules/marlborough/rules.yaml:1791:11\n5207 rules/marlborough/rules.yaml:1792:7\n5213 rules/marlborough/rules.yaml:1793:11\n5226 rules/marlborough/rules.yaml:2115:7\n5238 rules/marlborough/rules.yaml:2116:7\n5239 rules/marlborough/rules.yaml:2118:11\n5240 rules/marlborough/rules.yaml:2119:7\n5241 rules/marlborough/rules.yaml:2120:7\n5242 rules/marlborough/rules.yaml:2121:7\n5247 rules/marlborough/rules.yaml:1408:7\n5248 rules/marlborough/rules.yaml:1409:11\n5249 rules/marlborough/rules.yaml:1410:7\n5255 rules/marlborough/rules.yaml:1411:7\n5256 rules/marlborough/rules.yaml:1412:7\n5261 rules/marlborough/rules.yaml:1413:11\n5262 rules/marlborough/rules.yaml:1414:15\n5264 rules/marlborough/rules.yaml:1416:15\n5265 rules/marlborough/rules.yaml:1417:11\n5266 rules/marlborough/rules.yaml:1418:15\n5267 rules/marlborough/rules.yaml:1419:11\n5268 rules/marlborough/rules.yaml:1420:15\n5270 rules/marlborough/rules.yaml:1422:15\n5271 rules/marlborough/rules.yaml:1423:11\n5280 rules/marlborough/rules.yaml:2452:7\n5282 rules/marlborough/rules.yaml:2453:7\n5283 rules/marlborough/rules.yaml:2454:7\n5290 rules/marlborough/rules.yaml:2168:7\n5291 rules/marlborough/rules.yaml:2169:7\n5292 rules/marlborough/rules.yaml:2170:11\n5293 rules/marlborough/rules.yaml:2171:7\n5299 rules/marlborough/rules.yaml:2172:7\n5305 rules/marlborough/rules.yaml:2173:7\n5306 rules/marlborough/rules.yaml:2174:7\n5310 rules/marlborough/rules.yaml:2175:11\n5311 rules/marlborough/rules.yaml:2176:7\n5312 rules/marlborough/rules.yaml:2177:7\n5313 rules/marlborough/rules.yaml:2178:11\n5314 rules/marlborough/rules.yaml:2179:7\n5320 rules/marlborough/rules.yaml:2180:7\n5321 rules/marlborough/rules.yaml:2181:7\n5322 rules/marlborough/rules.yaml:2183:7\n5323 rules/marlborough/rules.yaml:2185:15\n5325 rules/marlborough/rules.yaml:2187:15\n5327 rules/marlborough/rules.yaml:2189:15\n5329 rules/marlborough/rules.yaml:2191:15\n5330 rules/marlborough/rules.yaml:2192:15\n5332 rules/marlborough/rules.yaml:2194:15\n5333 rules/marlborough/rules.yaml:2195:15\n5334 rules/marlborough/rules.yaml:2196:15\n5335 rules/marlborough/rules.yaml:2197:19\n5336 rules/marlborough/rules.yaml:2198:19\n5337 rules/marlborough/rules.yaml:2199:15\n5341 rules/marlborough/rules.yaml:2147:7\n5347 rules/marlborough/rules.yaml:2148:7\n5348 rules/marlborough/rules.yaml:2149:7\n5349 rules/marlborough/rules.yaml:2150:11\n5350 rules/marlborough/rules.yaml:2152:7\n5351 rules/marlborough/rules.yaml:2153:7\n5352 rules/marlborough/rules.yaml:2154:7\n5355 rules/marlborough/rules.yaml:2156:7\n5356 rules/marlborough/rules.yaml:2157:7\n5357 rules/marlborough/rules.yaml:2158:11\n5362 rules/marlborough/rules.yaml:2255:7\n5363 rules/marlborough/rules.yaml:2256:7\n5368 rules/marlborough/rules.yaml:2257:11\n5373 rules/marlborough/rules.yaml:2258:11\n5378 rules/marlborough/rules.yaml:2259:11\n5379 rules/marlborough/rules.yaml:2260:15\n5381 rules/marlborough/rules.yaml:2262:15\n5382 rules/marlborough/rules.yaml:2263:15\n5383 rules/marlborough/rules.yaml:2264:19\n5385 rules/marlborough/rules.yaml:2266:19\n5388 rules/marlborough/rules.yaml:2267:19\n5393 rules/marlborough/rules.yaml:1681:7\n5394 rules/marlborough/rules.yaml:1682:7\n5395 rules/marlborough/rules.yaml:1683:7\n5396 rules/marlborough/rules.yaml:1684:7\n5401 rules/marlborough/rules.yaml:1685:11\n5406 rules/marlborough/rules.yaml:1686:11\n5410 rules/marlborough/rules.yaml:1687:11\n5411 rules/marlborough/rules.yaml:1688:11\n5412 rules/marlborough/rules.yaml:1689:15\n5414 rules/marlborough/rules.yaml:1691:15\n5415 rules/marlborough/rules.yaml:1692:15\n5417 rules/marlborough/rules.yaml:1694:15\n5418 rules/marlborough/rules.yaml:1695:15\n5419 rules/marlborough/rules.yaml:1696:19\n5421 rules/marlborough/rules.yaml:1698:19\n5422 rules/marlborough/rules.yaml:1699:7\n5429 rules/marlborough/rules.yaml:2027:7\n5430 rules/marlborough/rules.yaml:2028:7\n5431 rules/marlborough/rules.yaml:2029:7\n5432 rules/marlborough/rules.yaml:2030:7\n5433 rules/marlborough/rules.yaml:2032:7\n5434 rules/marlborough/rules.yaml:2034:15\n5435 rules/marlborough/rules.yaml:2035:19\n5437 rules/marlborough/rules.yaml:2037:19\n5439 rules/marlborough/rules.yaml:2039:15\n5440 rules/marlborough/rules.yaml:2040:19\n5444 rules/marlborough/rules.yaml:2044:15\n5445 rules/marlborough/rules.yaml:2045:15\n5447 rules/marlborough/rules.yaml:2047:15\n5448 rules/marlborough/rules.yaml:2048:15\n5450 rules/marlborough/rules.yaml:2050:15\n5451 rules/marlborough/rules.yaml:2051:15\n5453 rules/marlborough/rules.yaml:2053:15\n5458 rules/marlborough/rules.yaml:2382:7\n5464 rules/marlborough/rules.yaml:2383:7\n5465 rules/marlborough/rules.yaml:2384:7\n5468 rules/marlborough/rules.yaml:2385:7\n5469 rules/marlborough/rules.yaml:2386:11\n5472 rules/marlborough/rules.yaml:2387:7\n5473 rules/marlborough/rules.yaml:2388:7\n5474 rules/marlborough/rules.yaml:2389:7\n5477 rules/marlborough/rules.yaml:2391:7\n5478 rules/marlborough/rules.yaml:2392:7\n5479 rules/marlborough/rules.yaml:2393:11\n5480 rules/marlborough/rules.yaml:2395:7\n5481 rules/marlborough/rules.yaml:2396:11\n5482 rules/marlborough/rules.yaml:2397:7\n5483 rules/marlborough/rules.yaml:2398:7\n5484 rules/marlborough/rules.yaml:2399:7\n5485 rules/marlborough/rules.yaml:2400:11\n5486 rules/marlborough/rules.yaml:2401:15\n5488 rules/marlborough/rules.yaml:2403:7\n5501 rules/marlborough/rules.yaml:2404:7\n5502 rules/marlborough/rules.yaml:2405:11\n5503 rules/marlborough/rules.yaml:2406:7\n5504 rules/marlborough/rules.yaml:2407:7\n5505 rules/marlborough/rules.yaml:2408:11\n5506 rules/marlborough/rules.yaml:2409:11\n5514 rules/marlborough/rules.yaml:2410:11\n5515 rules/marlborough/rules.yaml:2411:11\n5519 rules/marlborough/rules.yaml:2362:7\n5520 rules/marlborough/rules.yaml:2363:7\n5521 rules/marlborough/rules.yaml:2364:11\n5522 rules/marlborough/rules.yaml:2365:11\n5523 rules/marlborough/rules.yaml:2366:15\n5524 rules/marlborough/rules.yaml:2367:15\n5525 rules/marlborough/rules.yaml:2368:7\n5529 rules/marlborough/rules.yaml:2336:7\n5539 rules/marlborough/rules.yaml:2337:7\n5540 rules/marlborough/rules.yaml:2339:11\n5541 rules/marlborough/rules.yaml:2340:7\n5542 rules/marlborough/rules.yaml:2341:7\n5548 rules/marlborough/rules.yaml:2342:7\n5549 rules/marlborough/rules.yaml:2343:7\n5550 rules/marlborough/rules.yaml:2344:11\n5556 rules/marlborough/rules.yaml:2346:7\n5561 rules/marlborough/rules.yaml:2347:11\n5562 rules/marlborough/rules.yaml:2348:11\n5563 rules/marlborough/rules.yaml:2349:15\n5564 rules/marlborough/rules.yaml:2350:15\n5565 rules/marlborough/rules.yaml:2351:15\n5571 rules/marlborough/rules.yaml:2212:7\n5572 rules/marlborough/rules.yaml:2213:11\n5573 rules/marlborough/rules.yaml:2214:11\n5582 rules/marlborough/rules.yaml:2215:15\n5583 rules/marlborough/rules.yaml:2216:15\n5584 rules/marlborough/rules.yaml:2217:19\n5587 rules/marlborough/rules.yaml:2218:19\n5591 rules/marlborough/rules.yaml:976:7\n5592 rules/marlborough/rules.yaml:977:7\n5593 rules/marlborough/rules.yaml:978:11\n5594 rules/marlborough/rules.yaml:979:7\n5597 rules/marlborough/rules.yaml:981:11\n5598 rules/marlborough/rules.yaml:982:7\n5599 rules/marlborough/rules.yaml:983:11\n5600 rules/marlborough/rules.yaml:984:15\n5601 rules/marlborough/rules.yaml:985:7\n5602 rules/marlborough/rules.yaml:986:7\n5603 rules/marlborough/rules.yaml:987:7\n5604 rules/marlborough/rules.yaml:988:11\n5605 rules/marlborough/rules.yaml:989:7\n5606 rules/marlborough/rules.yaml:990:7\n5607 rules/marlborough/rules.yaml:991:7\n5608 rules/marlborough/rules.yaml:992:7\n5626 rules/marlborough/rules.yaml:993:7\n5635 rules/marlborough/rules.yaml:994:11\n5640 rules/marlborough/rules.yaml:995:7\n5641 rules/marlborough/rules.yaml:997:11\n5642 rules/marlborough/rules.yaml:998:15\n5643 rules/marlborough/rules.yaml:999:11\n5644 rules/marlborough/rules.yaml:1000:7\n5645 rules/marlborough/rules.yaml:1001:7\n5646 rules/marlborough/rules.yaml:1002:11\n5652 rules/marlborough/rules.yaml:2498:3\n5653 rules/marlborough/rules.yaml:2498:3\n5655 rules/marlborough/rules.yaml:2498:3\n5656 rules/marlborough/rules.yaml:2498:3\n5657 rules/marlborough/rules.yaml:2498:3\n5658 rules/marlborough/rules.yaml:2498:3\n5659 rules/marlborough/rules.yaml:2498:3\n5660 rules/marlborough/rules.yaml:2498:3\n5667 rules/marlborough/rules.yaml:2498:3\n5668 rules/marlborough/rules.yaml:2498:3\n5669 rules/marlborough/rules.yaml:2498:3\n5670 rules/marlborough/rules.yaml:2498:3\n5673 rules/marlborough/rules.yaml:2498:3\n5674 rules/marlborough/rules.yaml:2498:3\n5676 rules/marlborough/rules.yaml:2498:3\n5677 rules/marlborough/rules.yaml:2498:3\n5678 rules/marlborough/rules.yaml:2498:3\n5680 rules/marlborough/rules.yaml:2498:3\n5681 rules/marlborough/rules.yaml:2498:3\n5682 rules/marlborough/rules.yaml:2498:3\n5689 rules/marlborough/rules.yaml:1441:7\n5695 rules/marlborough/rules.yaml:1442:7\n5709 rules/marlborough/rules.yaml:1443:7\n5720 rules/marlborough/rules.yaml:1444:7\n5731 rules/marlborough/rules.yaml:1445:11\n5732 rules/marlborough/rules.yaml:1447:7\n5737 rules/marlborough/rules.yaml:1448:7\n5738 rules/marlborough/rules.yaml:1449:7\n5739 rules/marlborough/rules.yaml:1450:11\n5740 rules/marlborough/rules.yaml:1451:7\n5741 rules/marlborough/rules.yaml:1452:11\n5742 rules/marlborough/rules.yaml:1453:7\n5743 rules/marlborough/rules.yaml:1454:11\n5744 rules/marlborough/rules.yaml:1455:7\n5745 rules/marlborough/rules.yaml:1456:11\n5746 rules/marlborough/rules.yaml:1457:15\n5750 rules/marlborough/rules.yaml:1461:7\n5751 rules/marlborough/rules.yaml:1462:11\n5754 rules/marlborough/rules.yaml:1463:15\n5755 rules/marlborough/rules.yaml:1464:19\n5758 rules/marlborough/rules.yaml:1468:7\n5759 rules/marlborough/rules.yaml:1469:11\n5760 rules/marlborough/rules.yaml:1471:11\n5761 rules/marlborough/rules.yaml:1472:15\n5764 rules/marlborough/rules.yaml:1473:15\n5765 rules/marlborough/rules.yaml:1474:19\n5766 rules/marlborough/rules.yaml:1475:19\n5767 rules/marlborough/rules.yaml:1476:7\n5768 rules/marlborough/rules.yaml:1477:11\n5769 rules/marlborough/rules.yaml:1478:7\n5781 rules/marlborough/rules.yaml:1479:7\n5790 rules/marlborough/rules.yaml:1480:11\n5791 rules/marlborough/rules.yaml:1481:7\n5792 rules/marlborough/rules.yaml:1482:7\n5793 rules/marlborough/rules.yaml:1483:11\n5794 rules/marlborough/rules.yaml:1484:7\n5795 rules/marlborough/rules.yaml:1485:7\n5796 rules/marlborough/rules.yaml:1486:11\n5797 rules/marlborough/rules.yaml:1487:11\n5798 rules/marlborough/rules.yaml:1488:15\n5813 rules/marlborough/rules.yaml:1489:11\n5814 rules/marlborough/rules.yaml:1490:11\n5819 rules/marlborough/rules.yaml:1321:7\n5840 rules/marlborough/rules.yaml:1322:7\n5841 rules/marlborough/rules.yaml:1323:7\n5842 rules/marlborough/rules.yaml:1324:11\n5866 rules/marlborough/rules.yaml:1325:7\n5867 rules/marlborough/rules.yaml:1326:7\n5868 rules/marlborough/rules.yaml:1327:11\n5869 rules/marlborough/rules.yaml:1329:11\n5870 rules/marlborough/rules.yaml:1330:7\n5871 rules/marlborough/rules.yaml:1331:7\n5872 rules/marlborough/rules.yaml:1332:7\n5873 rules/marlborough/rules.yaml:1333:7\n5882 rules/marlborough/rules.yaml:1334:7\n5888 rules/marlborough/rules.yaml:1335:7\n5889 rules/marlborough/rules.yaml:1336:11\n5890 rules/marlborough/rules.yaml:1338:7\n5899 rules/marlborough/rules.yaml:1339:11\n5900 rules/marlborough/rules.yaml:1340:11\n5901 rules/marlborough/rules.yaml:1341:7\n5912 rules/marlborough/rules.yaml:1342:7\n5913 rules/marlborough/rules.yaml:1343:7\n5914 rules/marlborough/rules.yaml:1344:11\n5915 rules/marlborough/rules.yaml:1345:11\n5916 rules/marlborough/rules.yaml:1346:15\n5917 rules/marlborough/rules.yaml:1347:11\n5918 rules/marlborough/rules.yaml:1348:15\n5920 rules/marlborough/rules.yaml:1351:15\n5921 rules/marlborough/rules.yaml:1353:7\n5922 rules/marlborough/rules.yaml:1354:7\n5923 rules/marlborough/rules.yaml:1355:11\n5924 rules/marlborough/rules.yaml:1356:7\n5925 rules/marlborough/rules.yaml:1357:11\n5926 rules/marlborough/rules.yaml:1358:7\n5927 rules/marlborough/rules.yaml:1359:7\n5928 rules/marlborough/rules.yaml:1360:11\n5929 rules/marlborough/rules.yaml:1361:15\n5931 rules/marlborough/rules.yaml:1362:15\n5934 rules/marlborough/rules.yaml:1366:7\n5935 rules/marlborough/rules.yaml:1367:11\n5936 rules/marlborough/rules.yaml:1369:11\n5937 rules/marlborough/rules.yaml:1370:15\n5938 rules/marlborough/rules.yaml:1371:15\n5939 rules/marlborough/rules.yaml:1372:19\n5940 rules/marlborough/rules.yaml:1373:19\n5941 rules/marlborough/rules.yaml:1374:7\n5946 rules/marlborough/rules.yaml:1375:7\n5947 rules/marlborough/rules.yaml:1376:11\n5948 rules/marlborough/rules.yaml:1377:7\n5949 rules/marlborough/rules.yaml:1378:7\n5950 rules/marlborough/rules.yaml:1379:11\n5951 rules/marlborough/rules.yaml:1380:7\n5952 rules/marlborough/rules.yaml:1381:7\n5953 rules/marlborough/rules.yaml:1382:11\n5954 rules/marlborough/rules.yaml:1383:11\n5955 rules/marlborough/rules.yaml:1384:15\n5956 rules/marlborough/rules.yaml:1385:15\n5957 rules/marlborough/rules.yaml:1386:15\n5958 rules/marlborough/rules.yaml:1387:19\n5959 rules/marlborough/rules.yaml:1389:11\n5964 rules/marlborough/rules.yaml:1390:11\n5965 rules/marlborough/rules.yaml:1391:15\n5971 rules/marlborough/rules.yaml:1392:11\n5972 rules/marlborough/rules.yaml:1393:15\n5978 rules/marlborough/rules.yaml:1394:11\n5979 rules/marlborough/rules.yaml:1395:11\n5980 rules/marlborough/rules.yaml:1396:11\n5981 rules/marlborough/rules.yaml:1397:11\n5982 rules/marlborough/rules.yaml:1398:15\n5983 rules/marlborough/rules.yaml:1399:11\n5987 rules/marlborough/rules.yaml:1981:7\n5990 rules/marlborough/rules.yaml:1982:11\n5991 rules/marlborough/rules.yaml:1983:11\n5992 rules/marlborough/rules.yaml:1984:11\n5993 rules/marlborough/rules.yaml:1985:15\n5995 rules/marlborough/rules.yaml:1987:15\n5999 rules/marlborough/flow.yaml:11:7\n6000 rules/marlborough/flow.yaml:12:11\n6006 rules/marlborough/rules.yaml:941:7\n6007 rules/marlborough/rules.yaml:942:7\n6008 rules/marlborough/rules.yaml:943:7\n6009 rules/marlborough/rules.yaml:944:11\n6010 rules/marlborough/rules.yaml:945:11\n6011 rules/marlborough/rules.yaml:946:15\n6012 rules/marlborough/rules.yaml:947:15\n6013 rules/marlborough/rules.yaml:948:7\n6018 rules/marlborough/rules.yaml:949:11\n6019 rules/marlborough/rules.yaml:950:11\n6020 rules/marlborough/rules.yaml:951:11\n6021 rules/marlborough/rules.yaml:952:11\n6022 rules/marlborough/rules.yaml:953:11\n6023 rules/marlborough/rules.yaml:954:7\n6024 rules/marlborough/rules.yaml:955:11\n6029 rules/marlborough/rules.yaml:1549:7\n6030 rules/marlborough/rules.yaml:1550:7\n6031 rules/marlborough/rules.yaml:1551:11\n6032 rules/marlborough/rules.yaml:1552:11\n6033 rules/marlborough/rules.yaml:1553:7\n6036 rules/marlborough/rules.yaml:1554:7\n6037 rules/marlborough/rules.yaml:1555:7\n6045 rules/marlborough/rules.yaml:1999:7\n6046 rules/marlborough/rules.yaml:2000:7\n6047 rules/marlborough/rules.yaml:2001:11\n6048 rules/marlborough/rules.yaml:2002:11\n6055 rules/marlborough/rules.yaml:2003:15\n6056 rules/marlborough/rules.yaml:2004:15\n6064 rules/marlborough/rules.yaml:2005:15\n6082 rules/marlborough/rules.yaml:2006:15\n6083 rules/marlborough/rules.yaml:2007:15\n6084 rules/marlborough/rules.yaml:2008:19\n6085 rules/marlborough/rules.yaml:2009:19\n6086 rules/marlborough/rules.yaml:2010:23\n6089 rules/marlborough/rules.yaml:2011:23\n6090 rules/marlborough/rules.yaml:2013:19\n6091 rules/marlborough/rules.yaml:2014:23\n6092 rules/marlborough/rules.yaml:2015:23\n6096 rules/marlborough/rules.yaml:1647:7\n6100 rules/marlborough/rules.yaml:1648:7\n6101 rules/marlborough/rules.yaml:1649:11\n6102 rules/marlborough/rules.yaml:1650:11\n6103 rules/marlborough/rules.yaml:1651:7\n6104 rules/marlborough/rules.yaml:1652:11\n6108 rules/marlborough/flow.yaml:104:7\n6109 rules/marlborough/flow.yaml:105:11\n6113 rules/marlborough/flow.yaml:50:7\n6116 rules/marlborough/flow.yaml:51:11\n6117 rules/marlborough/flow.yaml:52:15\n6121 rules/marlborough/flow.yaml:67:7\n6124 rules/marlborough/flow.yaml:68:11\n6125 rules/marlborough/flow.yaml:69:15\n6129 rules/marlborough/flow.yaml:85:7\n6133 rules/marlborough/flow.yaml:61:7\n6134 rules/marlborough/flow.yaml:62:11\n6135 rules/marlborough/flow.yaml:63:15\n6139 rules/marlborough/flow.yaml:89:7\n6140 rules/marlborough/flow.yaml:90:11\n6144 rules/marlborough/flow.yaml:45:7\n6145 rules/marlborough/flow.yaml:46:11\n6149 rules/marlborough/flow.yaml:79:7\n6150 rules/marlborough/flow.yaml:80:11\n6151 rules/marlborough/flow.yaml:81:15\n6155 rules/marlborough/flow.yaml:56:7\n6156 rules/marlborough/flow.yaml:57:11\n6160 rules/marlborough/rules.yaml:1043:7\n6166 rules/marlborough/rules.yaml:1044:7\n6167 rules/marlborough/rules.yaml:1045:11\n6168 rules/marlborough/rules.yaml:1046:7\n6169 rules/marlborough/rules.yaml:1047:7\n6173 rules/marlborough/rules.yaml:2095:7\n6178 rules/marlborough/rules.yaml:2096:7\n6179 rules/marlborough/rules.yaml:2098:11\n6180 rules/marlborough/rules.yaml:2099:7\n6181 rules/marlborough/rules.yaml:2100:7\n6200 rules/marlborough/rules.yaml:1018:7\n6201 rules/marlborough/rules.yaml:1019:7\n6209 rules/marlborough/rules.yaml:1020:11\n6210 rules/marlborough/rules.yaml:1021:7\n6252 rules/marlborough/rules.yaml:1022:7\n6253 rules/marlborough/rules.yaml:1023:11\n6254 rules/marlborough/rules.yaml:1024:7\n6272 rules/marlborough/rules.yaml:1025:7\n6278 rules/marlborough/rules.yaml:1026:7\n6279 rules/marlborough/rules.yaml:1027:11\n6281 rules/marlborough/rules.yaml:1028:11\n6285 rules/marlborough/rules.yaml:1029:15\n6286 rules/marlborough/rules.yaml:1030:7\n6287 rules/marlborough/rules.yaml:1031:11\n6288 rules/marlborough/rules.yaml:1032:11\n6289 rules/marlborough/rules.yaml:1033:7\n6304 rules/marlborough/rules.yaml:1034:11\n6312 rules/marlborough/rules.yaml:1035:15\n6314 rules/marlborough/rules.yaml:1036:15\n6363 rules/marlborough/rules.yaml:1125:7\n6364 rules/marlborough/rules.yaml:1126:7\n6370 rules/marlborough/rules.yaml:1127:7\n6371 rules/marlborough/rules.yaml:1128:11\n6373 rules/marlborough/rules.yaml:1129:7\n6374 rules/marlborough/rules.yaml:1130:11\n6376 rules/marlborough/rules.yaml:1131:7\n6379 rules/marlborough/rules.yaml:1132:7\n6380 rules/marlborough/rules.yaml:1133:7\n6381 rules/marlborough/rules.yaml:1134:7\n6386 rules/marlborough/rules.yaml:1135:11\n6387 rules/marlborough/rules.yaml:1136:11\n6415 rules/marlborough/rules.yaml:1139:11\n6416 rules/marlborough/rules.yaml:1140:11\n6417 rules/marlborough/rules.yaml:1141:11\n6418 rules/marlborough/rules.yaml:1143:19\n6419 rules/marlborough/rules.yaml:1144:23\n6421 rules/marlborough/rules.yaml:1146:23\n6422 rules/marlborough/rules.yaml:1147:23\n6432 rules/marlborough/rules.yaml:1153:19\n6435 rules/marlborough/rules.yaml:1149:19\n6439 rules/marlborough/rules.yaml:1151:19\n6448 rules/marlborough/rules.yaml:1155:11\n6449 rules/marlborough/rules.yaml:1156:11\n6452 rules/marlborough/rules.yaml:1157:11\n6457 rules/marlborough/rules.yaml:1158:11\n6458 rules/marlborough/rules.yaml:1159:11\n6479 rules/marlborough/rules.yaml:1160:15\n6530 rules/marlborough/rules.yaml:1163:15\n6531 rules/marlborough/rules.yaml:1164:15\n6537 rules/marlborough/rules.yaml:1166:15\n6549 rules/marlborough/rules.yaml:1167:15\n6550 rules/marlborough/rules.yaml:1168:15\n6567 rules/marlborough/rules.yaml:1169:15\n6568 rules/marlborough/rules.yaml:1170:15\n6574 rules/marlborough/rules.yaml:1172:15\n6586 rules/marlborough/rules.yaml:1173:15\n6587 rules/marlborough/rules.yaml:1174:15\n6604 rules/marlborough/rules.yaml:1175:15\n6605 rules/marlborough/rules.yaml:1176:15\n6608 rules/marlborough/rules.yaml:1177:11\n6609 rules/marlborough/rules.yaml:1178:11\n6610 rules/marlborough/rules.yaml:1179:11\n6611 rules/marlborough/rules.yaml:1180:11\n6612 rules/marlborough/rules.yaml:1181:11\n6613 rules/marlborough/rules.yaml:1182:11\n6614 rules/marlborough/rules.yaml:1183:11\n6625 rules/marlborough/rules.yaml:1185:19\n6632 rules/marlborough/rules.yaml:1186:19\n6640 rules/marlborough/rules.yaml:1187:23\n6641 rules/marlborough/rules.yaml:1188:23\n6645 rules/marlborough/rules.yaml:1190:19\n6650 rules/marlborough/rules.yaml:1195:23\n6653 rules/marlborough/rules.yaml:1191:23\n6657 rules/marlborough/rules.yaml:1193:23\n6661 rules/marlborough/rules.yaml:1197:19\n6662 rules/marlborough/rules.yaml:1198:19\n6675 rules/marlborough/rules.yaml:1199:19\n6678 rules/marlborough/rules.yaml:1202:23\n6681 rules/marlborough/rules.yaml:1200:23\n6685 rules/marlborough/rules.yaml:1204:19\n6692 rules/marlborough/rules.yaml:1205:19\n6699 rules/marlborough/rules.yaml:1206:19\n6710 rules/marlborough/rules.yaml:1207:23\n6714 rules/marlborough/rules.yaml:1209:19\n6757 rules/marlborough/rules.yaml:2458:3\n6762 rules/marlborough/rules.yaml:2458:3\n6764 rules/marlborough/rules.yaml:2458:3\n6765 rules/marlborough/rules.yaml:2458:3\n6766 rules/marlborough/rules.yaml:2458:3\n6767 rules/marlborough/rules.yaml:2458:3\n6768 rules/marlborough/rules.yaml:2458:3\n6769 rules/marlborough/rules.yaml:2458:3\n6782 rules/marlborough/rules.yaml:2458:3\n6783 rules/marlborough/rules.yaml:2458:3\n6795 rules/marlborough/rules.yaml:2458:3\n6801 rules/marlborough/rules.yaml:2458:3\n6814 rules/marlborough/rules.yaml:2458:3\n6815 rules/marlborough/rules.yaml:2458:3\n6837 rules/marlborough/rules.yaml:2458:3\n6877 rules/marlborough/rules.yaml:2458:3\n6878 rules/marlborough/rules.yaml:2458:3\n6880 rules/marlborough/rules.yaml:2458:3\n6881 rules/marlborough/rules.yaml:2458:3\n6885 rules/marlborough/rules.yaml:2458:3\n6925 rules/marlborough/rules.yaml:1220:7\n6926 rules/marlborough/rules.yaml:1221:7\n6927 rules/marlborough/rules.yaml:1222:7\n6935 rules/marlborough/rules.yaml:1223:7\n6936 rules/marlborough/rules.yaml:1224:7\n6937 rules/marlborough/rules.yaml:1225:7\n6938 rules/marlborough/rules.yaml:1226:7\n6939 rules/marlborough/rules.yaml:1227:11\n6940 rules/marlborough/rules.yaml:1228:7\n6941 rules/marlborough/rules.yaml:1229:7\n6942 rules/marlborough/rules.yaml:1230:7\n6950 rules/marlborough/rules.yaml:1231:7\n6958 rules/marlborough/rules.yaml:1232:7\n6959 rules/marlborough/rules.yaml:1233:7\n6960 rules/marlborough/rules.yaml:1234:7\n6961 rules/marlborough/rules.yaml:1235:7\n6962 rules/marlborough/rules.yaml:1236:7\n6963 rules/marlborough/rules.yaml:1237:7\n6964 rules/marlborough/rules.yaml:1238:7\n7010 rules/marlborough/rules.yaml:1239:7\n7011 rules/marlborough/rules.yaml:1240:7\n7012 rules/marlborough/rules.yaml:1241:7\n7013 rules/marlborough/rules.yaml:1242:7\n7040 rules/marlborough/rules.yaml:1243:7\n7092 rules/marlborough/rules.yaml:1244:7\n7093 rules/marlborough/rules.yaml:1245:11\n7120 rules/marlborough/rules.yaml:1246:7\n7121 rules/marlborough/rules.yaml:1247:7\n7132 rules/marlborough/rules.yaml:1249:15\n7133 rules/marlborough/rules.yaml:1250:19\n7134 rules/marlborough/rules.yaml:1251:15\n7141 rules/marlborough/rules.yaml:1252:15\n7148 rules/marlborough/rules.yaml:1253:15\n7153 rules/marlborough/rules.yaml:1254:19\n7157 rules/marlborough/rules.yaml:1256:15\n7167 rules/marlborough/rules.yaml:1257:15\n7174 rules/marlborough/rules.yaml:1258:15\n7181 rules/marlborough/rules.yaml:1259:15\n7188 rules/marlborough/rules.yaml:1260:15\n7193 rules/marlborough/rules.yaml:1261:19\n7197 rules/marlborough/rules.yaml:1263:15\n7198 rules/marlborough/rules.yaml:1264:15\n7205 rules/marlborough/rules.yaml:1265:15\n7212 rules/marlborough/rules.yaml:1266:15\n7218 rules/marlborough/rules.yaml:1267:19\n7221 rules/marlborough/rules.yaml:1269:15\n7228 rules/marlborough/rules.yaml:1270:15\n7235 rules/marlborough/rules.yaml:1271:15\n7239 rules/marlborough/rules.yaml:1272:19\n7240 rules/marlborough/rules.yaml:1273:19\n7241 rules/marlborough/rules.yaml:1274:15\n7248 rules/marlborough/rules.yaml:1275:15\n7255 rules/marlborough/rules.yaml:1276:15\n7260 rules/marlborough/rules.yaml:1277:19\n7264 rules/marlborough/rules.yaml:1279:15\n7265 rules/marlborough/rules.yaml:1280:19\n7266 rules/marlborough/rules.yaml:1281:15\n7267 rules/marlborough/rules.yaml:1282:15\n7268 rules/marlborough/rules.yaml:1283:15\n7275 rules/marlborough/rules.yaml:1284:15\n7282 rules/marlborough/rules.yaml:1285:15\n7287 rules/marlborough/rules.yaml:1286:19\n7307 rules/marlborough/rules.yaml:1911:7\n7308 rules/marlborough/rules.yaml:1912:7\n7309 rules/marlborough/rules.yaml:1913:7\n7333 rules/marlborough/rules.yaml:1914:7\n7334 rules/marlborough/rules.yaml:1915:11\n7337 rules/marlborough/rules.yaml:1916:7\n7338 rules/marlborough/rules.yaml:1917:7\n7369 rules/marlborough/rules.yaml:1740:7\n7386 rules/marlborough/rules.yaml:1741:11\n7387 rules/marlborough/rules.yaml:1742:11\n7400 rules/marlborough/rules.yaml:1743:15\n7407 rules/marlborough/rules.yaml:1744:15\n7443 rules/marlborough/rules.yaml:1745:15\n7444 rules/marlborough/rules.yaml:1746:19\n7445 rules/marlborough/rules.yaml:1747:19\n7451 rules/marlborough/rules.yaml:1749:19\n7452 rules/marlborough/rules.yaml:1750:19\n7460 rules/marlborough/rules.yaml:1751:23\n7475 rules/marlborough/rules.yaml:1752:19\n7477 rules/marlborough/rules.yaml:1753:19\n7478 rules/marlborough/rules.yaml:1754:19\n7509 rules/marlborough/rules.yaml:1885:7\n7510 rules/marlborough/rules.yaml:1886:7\n7511 rules/marlborough/rules.yaml:1887:7\n7512 rules/marlborough/rules.yaml:1888:7\n7542 rules/marlborough/rules.yaml:1891:7\n7543 rules/marlborough/rules.yaml:1892:7\n7544 rules/marlborough/rules.yaml:1893:7\n7545 rules/marlborough/rules.yaml:1894:11\n7548 rules/marlborough/rules.yaml:1895:7\n7549 rules/marlborough/rules.yaml:1896:11\n7552 rules/marlborough/rules.yaml:1897:7\n7553 rules/marlborough/rules.yaml:1898:7\n7554 rules/marlborough/rules.yaml:1899:7\n7555 rules/marlborough/rules.yaml:1900:7\n7556 rules/marlborough/rules.yaml:1901:7\n7557 rules/marlborough/rules.yaml:1902:7\n7585 rules/marlborough/rules.yaml:1953:7\n7594 rules/marlborough/rules.yaml:1954:7\n7600 rules/marlborough/rules.yaml:1955:7\n7601 rules/marlborough/rules.yaml:1956:11\n7602 rules/marlborough/rules.yaml:1957:7\n7603 rules/marlborough/rules.yaml:1958:7\n7610 rules/marlborough/rules.yaml:1959:7\n7636 rules/marlborough/rules.yaml:1843:7\n7637 rules/marlborough/rules.yaml:1844:7\n7638 rules/marlborough/rules.yaml:1845:11\n7647 rules/marlborough/rules.yaml:1847:11\n7651 rules/marlborough/rules.yaml:1849:11\n7652 rules/marlborough/rules.yaml:1850:11\n7663 rules/marlborough/rules.yaml:1851:11\n7664 rules/marlborough/rules.yaml:1852:15\n7667 rules/marlborough/rules.yaml:1853:15\n7672 rules/marlborough/rules.yaml:1855:15\n7679 rules/marlborough/rules.yaml:1856:15\n7685 rules/marlborough/rules.yaml:1858:11\n7704 rules/marlborough/rules.yaml:1859:11\n7707 rules/marlborough/rules.yaml:1863:19\n7708 rules/marlborough/rules.yaml:1864:19\n7715 rules/marlborough/rules.yaml:1861:19\n7719 rules/marlborough/rules.yaml:1866:19\n7724 rules/marlborough/rules.yaml:1867:23\n7728 rules/marlborough/rules.yaml:1869:23\n7729 rules/marlborough/rules.yaml:1870:23\n7733 rules/marlborough/rules.yaml:1872:19\n7734 rules/marlborough/rules.yaml:1873:19\n7757 rules/marlborough/rules.yaml:1926:7\n7758 rules/marlborough/rules.yaml:1927:7\n7772 rules/marlborough/rules.yaml:1928:11\n7773 rules/marlborough/rules.yaml:1929:11\n7792 rules/marlborough/rules.yaml:1930:11\n7793 rules/marlborough/rules.yaml:1931:11\n7802 rules/marlborough/rules.yaml:1932:15\n7827 rules/marlborough/rules.yaml:1933:15\n7828 rules/marlborough/rules.yaml:1934:19\n7834 rules/marlborough/rules.yaml:1936:19\n7835 rules/marlborough/rules.yaml:1937:19\n7843 rules/marlborough/rules.yaml:1938:23\n7853 rules/marlborough/rules.yaml:1939:19\n7858 rules/marlborough/rules.yaml:1940:23\n7863 rules/marlborough/rules.yaml:1942:23\n7891 rules/marlborough/rules.yaml:1803:7\n7898 rules/marlborough/rules.yaml:1804:7\n7906 rules/marlborough/rules.yaml:1805:7\n7907 rules/marlborough/rules.yaml:1806:11\n7908 rules/marlborough/rules.yaml:1807:11\n7913 rules/marlborough/rules.yaml:1809:11\n7916 rules/marlborough/rules.yaml:1810:11\n7921 rules/marlborough/rules.yaml:1811:11\n7922 rules/marlborough/rules.yaml:1812:11\n7932 rules/marlborough/rules.yaml:1813:15\n7943 rules/marlborough/rules.yaml:1815:15\n7951 rules/marlborough/rules.yaml:1816:11\n7953 rules/marlborough/rules.yaml:1817:11\n7976 rules/marlborough/rules.yaml:835:7\n7979 rules/marlborough/rules.yaml:836:7\n7987 rules/marlborough/rules.yaml:837:11\n7999 rules/marlborough/rules.yaml:838:11\n8000 rules/marlborough/rules.yaml:839:15\n8003 rules/marlborough/rules.yaml:840:11\n8004 rules/marlborough/rules.yaml:841:11\n8007 rules/marlborough/rules.yaml:842:7\n8008 rules/marlborough/rules.yaml:843:7\n8021 rules/marlborough/rules.yaml:844:11\n8024 rules/marlborough/rules.yaml:847:15\n8025 rules/marlborough/rules.yaml:848:15\n8031 rules/marlborough/rules.yaml:845:15\n8038 rules/marlborough/rules.yaml:849:11\n8060 rules/marlborough/rules.yaml:2424:7\n8061 rules/marlborough/rules.yaml:2425:7\n8072 rules/marlborough/rules.yaml:2426:11\n8087 rules/marlborough/rules.yaml:2427:11\n8105 rules/marlborough/rules.yaml:2428:11\n8106 rules/marlborough/rules.yaml:2429:15\n8115 rules/marlborough/rules.yaml:2431:15\n8123 rules/marlborough/rules.yaml:2432:15\n8124 rules/marlborough/rules.yaml:2433:19\n8126 rules/marlborough/rules.yaml:2435:19\n8129 rules/marlborough/rules.yaml:2436:19\n8130 rules/marlborough/rules.yaml:2437:19\n8131 rules/marlborough/rules.yaml:2438:19\n8132 rules/marlborough/rules.yaml:2439:19\n8133 rules/marlborough/rules.yaml:2440:23\n8137 rules/marlborough/rules.yaml:2441:7\n8151 rules/marlborough/rules.yaml:1825:7\n8152 rules/marlborough/rules.yaml:1826:7\n8163 rules/marlborough/rules.yaml:1827:7\n8164 rules/marlborough/rules.yaml:1829:15\n8165 rules/marlborough/rules.yaml:1830:19\n8169 rules/marlborough/rules.yaml:1831:23\n8172 rules/marlborough/rules.yaml:1833:15\n8175 rules/marlborough/rules.yaml:1835:15\n8177 rules/marlborough/rules.yaml:1836:7\n8196 rules/marlborough/rules.yaml:1055:7\n8197 rules/marlborough/rules.yaml:1056:11\n8198 rules/marlborough/rules.yaml:1057:7\n8199 rules/marlborough/rules.yaml:1058:7\n8204 rules/marlborough/rules.yaml:1070:15\n8207 rules/marlborough/rules.yaml:1060:15\n8208 rules/marlborough/rules.yaml:1061:15\n8209 rules/marlborough/rules.yaml:1062:15\n8216 rules/marlborough/rules.yaml:1063:15\n8219 rules/marlborough/rules.yaml:1065:15\n8220 rules/marlborough/rules.yaml:1066:15\n8221 rules/marlborough/rules.yaml:1067:15\n8228 rules/marlborough/rules.yaml:1068:15\n8245 rules/marlborough/rules.yaml:1567:7\n8265 rules/marlborough/rules.yaml:1568:11\n8270 rules/marlborough/rules.yaml:1569:11\n8283 rules/marlborough/rules.yaml:1570:15\n8284 rules/marlborough/rules.yaml:1571:15\n8314 rules/marlborough/rules.yaml:1081:7\n8315 rules/marlborough/rules.yaml:1082:7\n8320 rules/marlborough/rules.yaml:1083:7\n8321 rules/marlborough/rules.yaml:1084:11\n8322 rules/marlborough/rules.yaml:1085:15\n8323 rules/marlborough/rules.yaml:1086:7\n8324 rules/marlborough/rules.yaml:1087:7\n8325 rules/marlborough/rules.yaml:1088:7\n8330 rules/marlborough/rules.yaml:1089:11\n8331 rules/marlborough/rules.yaml:1090:11\n8332 rules/marlborough/rules.yaml:1091:11\n8344 rules/marlborough/rules.yaml:1092:11\n8353 rules/marlborough/rules.yaml:1093:11\n8354 rules/marlborough/rules.yaml:1094:15\n8355 rules/marlborough/rules.yaml:1095:19\n8363 rules/marlborough/rules.yaml:1097:15\n8376 rules/marlborough/rules.yaml:1098:15\n8377 rules/marlborough/rules.yaml:1099:19\n8379 rules/marlborough/rules.yaml:1100:15\n8382 rules/marlborough/rules.yaml:1101:7\n8383 rules/marlborough/rules.yaml:1102:7\n8423 rules/marlborough/rules.yaml:2284:7\n8424 rules/marlborough/rules.yaml:2285:7\n8430 rules/marlborough/rules.yaml:2286:7\n8435 rules/marlborough/rules.yaml:2287:7\n8451 rules/marlborough/rules.yaml:2288:7\n8452 rules/marlborough/rules.yaml:2289:11\n8453 rules/marlborough/rules.yaml:2290:7\n8470 rules/marlborough/rules.yaml:2291:7\n8471 rules/marlborough/rules.yaml:2292:11\n8472 rules/marlborough/rules.yaml:2293:7\n8483 rules/marlborough/rules.yaml:2294:11\n8489 rules/marlborough/rules.yaml:2295:11\n8490 rules/marlborough/rules.yaml:2296:11\n8491 rules/marlborough/rules.yaml:2297:11\n8492 rules/marlborough/rules.yaml:2298:15\n8493 rules/marlborough/rules.yaml:2299:19\n8499 rules/marlborough/rules.yaml:2301:15\n8500 rules/marlborough/rules.yaml:2302:15\n8501 rules/marlborough/rules.yaml:2303:19\n8513 rules/marlborough/rules.yaml:2305:19\n8539 rules/marlborough/rules.yaml:2306:19\n8543 rules/marlborough/rules.yaml:2307:7\n8554 rules/marlborough/rules.yaml:2308:11\n8555 rules/marlborough/rules.yaml:2309:11\n8556 rules/marlborough/rules.yaml:2310:11\n8557 rules/marlborough/rules.yaml:2311:11\n8560 rules/marlborough/rules.yaml:2312:11\n8561 rules/marlborough/rules.yaml:2313:11\n8564 rules/marlborough/rules.yaml:2314:11\n8570 rules/marlborough/rules.yaml:2315:15\n8582 rules/marlborough/rules.yaml:2316:19\n8591 rules/marlborough/rules.yaml:2317:19\n8611 rules/marlborough/rules.yaml:2318:23\n8648 rules/marlborough/rules.yaml:2319:23\n8649 rules/marlborough/rules.yaml:2320:23\n8653 rules/marlborough/rules.yaml:2321:7\n8654 rules/marlborough/rules.yaml:2322:11\n8675 rules/marlborough/rules.yaml:1501:7\n8676 rules/marlborough/rules.yaml:1502:7\n8688 rules/marlborough/rules.yaml:1503:7\n8699 rules/marlborough/rules.yaml:1504:11\n8718 rules/marlborough/rules.yaml:1505:15\n8731 rules/marlborough/rules.yaml:1506:15\n8737 rules/marlborough/rules.yaml:1507:19\n8738 rules/marlborough/rules.yaml:1508:19\n8741 rules/marlborough/rules.yaml:1518:23\n8745 rules/marlborough/rules.yaml:1509:23\n8746 rules/marlborough/rules.yaml:1510:23\n8774 rules/marlborough/rules.yaml:1511:23\n8775 rules/marlborough/rules.yaml:1512:27\n8777 rules/marlborough/rules.yaml:1513:23\n8789 rules/marlborough/rules.yaml:1514:23\n8790 rules/marlborough/rules.yaml:1515:27\n8791 rules/marlborough/rules.yaml:1516:31\n8820 rules/marlborough/rules.yaml:2479:3\n8825 rules/marlborough/rules.yaml:2479:3\n8827 rules/marlborough/rules.yaml:2479:3\n8828 rules/marlborough/rules.yaml:2479:3\n8829 rules/marlborough/rules.yaml:2479:3\n8830 rules/marlborough/rules.yaml:2479:3\n8831 rules/marlborough/rules.yaml:2479:3\n8832 rules/marlborough/rules.yaml:2479:3\n8845 rules/marlborough/rules.yaml:2479:3\n8846 rules/marlborough/rules.yaml:2479:3\n8858 rules/marlborough/rules.yaml:2479:3\n8864 rules/marlborough/rules.yaml:2479:3\n8869 rules/marlborough/rules.yaml:2479:3\n8870 rules/marlborough/rules.yaml:2479:3\n8892 rules/marlborough/rules.yaml:2479:3\n8932 rules/marlborough/rules.yaml:2479:3\n8933 rules/marlborough/rules.yaml:2479:3\n8935 rules/marlborough/rules.yaml:2479:3\n8936 rules/marlborough/rules.yaml:2479:3\n8940 rules/marlborough/rules.yaml:2479:3\n8957 rules/marlborough/rules.yaml:2130:7\n8962 rules/marlborough/rules.yaml:2131:7\n8970 rules/marlborough/rules.yaml:2132:11\n8976 rules/marlborough/rules.yaml:2133:11\n8977 rules/marlborough/rules.yaml:2134:15\n8978 rules/marlborough/rules.yaml:2135:15\n8980 rules/marlborough/rules.yaml:2137:15\n9003 rules/marlborough/rules.yaml:1109:7\n9004 rules/marlborough/rules.yaml:1110:7\n9007 rules/marlborough/rules.yaml:1114:11\n9015 rules/marlborough/rules.yaml:1111:11\n9021 rules/marlborough/rules.yaml:1112:11\n9036 rules/marlborough/rules.yaml:1718:7\n9037 rules/marlborough/rules.yaml:1719:7\n9038 rules/marlborough/rules.yaml:1720:7\n9043 rules/marlborough/rules.yaml:1721:11\n9059 rules/marlborough/rules.yaml:1774:7\n9060 rules/marlborough/rules.yaml:1775:7\n9061 rules/marlborough/rules.yaml:1776:7\n9062 rules/marlborough/rules.yaml:1777:7\n9098 rules/marlborough/rules.yaml:1585:7\n9118 rules/marlborough/rules.yaml:1586:11\n9119 rules/marlborough/rules.yaml:1587:11\n9120 rules/marlborough/rules.yaml:1588:11\n9121 rules/marlborough/rules.yaml:1589:15\n9130 rules/marlborough/rules.yaml:1591:15\n9143 rules/marlborough/rules.yaml:1592:15\n9145 rules/marlborough/rules.yaml:1593:15\n9149 rules/marlborough/rules.yaml:1594:7\n9156 rules/marlborough/rules.yaml:1595:7\n9157 rules/marlborough/rules.yaml:1596:7\n9162 rules/marlborough/rules.yaml:1597:7\n9170 rules/marlborough/rules.yaml:1598:11\n9183 rules/marlborough/rules.yaml:1599:11\n9188 rules/marlborough/rules.yaml:1600:15\n9191 rules/marlborough/rules.yaml:1601:15\n9198 rules/marlborough/rules.yaml:1602:15\n9199 rules/marlborough/rules.yaml:1603:15\n9202 rules/marlborough/rules.yaml:1604:7\n9203 rules/marlborough/rules.yaml:1605:7\n9214 rules/marlborough/rules.yaml:1606:11\n9217 rules/marlborough/rules.yaml:1607:11\n9257 rules/marlborough/rules.yaml:1608:11\n9258 rules/marlborough/rules.yaml:1609:15\n9267 rules/marlborough/rules.yaml:1611:15\n9273 rules/marlborough/rules.yaml:1612:15\n9274 rules/marlborough/rules.yaml:1613:19\n9276 rules/marlborough/rules.yaml:1615:19\n9279 rules/marlborough/rules.yaml:1616:19\n9280 rules/marlborough/rules.yaml:1617:19\n9284 rules/marlborough/rules.yaml:1618:7\n9285 rules/marlborough/rules.yaml:1619:7\n9296 rules/marlborough/rules.yaml:1620:11\n9320 rules/marlborough/rules.yaml:1621:11\n9321 rules/marlborough/rules.yaml:1622:15\n9330 rules/marlborough/rules.yaml:1624:15\n9338 rules/marlborough/rules.yaml:1625:15\n9339 rules/marlborough/rules.yaml:1626:19\n9345 rules/marlborough/rules.yaml:1628:19\n9350 rules/marlborough/rules.yaml:1629:19\n9353 rules/marlborough/rules.yaml:1630:19\n9354 rules/marlborough/rules.yaml:1631:19\n9358 rules/marlborough/rules.yaml:1632:23\n9360 rules/marlborough/rules.yaml:1633:23\n9369 rules/marlborough/rules.yaml:1635:23\n9382 rules/marlborough/rules.yaml:1636:23\n9384 rules/marlborough/rules.yaml:1637:23\n9445 rules/marlborough/rules.yaml:1528:7\n9462 rules/marlborough/rules.yaml:1529:7\n9467 rules/marlborough/rules.yaml:1530:11\n9468 rules/marlborough/rules.yaml:1531:7\n9469 rules/marlborough/rules.yaml:1532:7\n9490 rules/marlborough/rules.yaml:1533:7\n9491 rules/marlborough/rules.yaml:1534:11\n9492 rules/marlborough/rules.yaml:1535:11\n9493 rules/marlborough/rules.yaml:1536:15\n9494 rules/marlborough/rules.yaml:1537:11\n9495 rules/marlborough/rules.yaml:1538:7\n9508 rules/marlborough/rules.yaml:1539:7\n9509 rules/marlborough/rules.yaml:1540:11\n9511 rules/marlborough/rules.yaml:1541:7\n9537 rules/marlborough/rules.yaml:2517:1\n9538 rules/marlborough/rules.yaml:2517:1\n9539 rules/marlborough/rules.yaml:2517:1\n9550 rules/marlborough/rules.yaml:2517:1\n9551 rules/marlborough/rules.yaml:2517:1\n9563 rules/marlborough/rules.yaml:2517:1\n9582 rules/marlborough/rules.yaml:2517:1\n9616 rules/marlborough/rules.yaml:2517:1\n9617 rules/marlborough/rules.yaml:2517:1\n9623 rules/marlborough/rules.yaml:2517:1\n9624 rules/marlborough/rules.yaml:2517:1\n9625 rules/marlborough/rules.yaml:2517:1\n9626 rules/marlborough/rules.yaml:2517:1\n9627 rules/marlborough/rules.yaml:2517:1\n9628 rules/marlborough/rules.yaml:2517:1\n9639 rules/marlborough/rules.yaml:2517:1\n9662 rules/marlborough/rules.yaml:2517:1\n9705 rules/marlborough/rules.yaml:2517:1\n9706 rules/marlborough/rules.yaml:2517:1\n9707 rules/marlborough/rules.yaml:2517:1\n9711 rules/marlborough/rules.yaml:2517:1\n9712 rules/marlborough/rules.yaml:2517:1\n9713 rules/marlborough/rules.yaml:2517:1\n9714 rules/marlborough/rules.yaml:2517:1\n9739 rules/marlborough/rules.yaml:1784:7\n9745 rules/marlborough/rules.yaml:1785:7\n9762 rules/marlborough/rules.yaml:1786:7\n9763 rules/marlborough/rules.yaml:1787:11\n9764 rules/marlborough/rules.yaml:1788:11\n9770 rules/marlborough/rules.yaml:1789:15\n9771 rules/marlborough/rules.yaml:1790:7\n9798 rules/marlborough/rules.yaml:1791:11\n9823 rules/marlborough/rules.yaml:1792:7\n9844 rules/marlborough/rules.yaml:1793:11\n9879 rules/marlborough/rules.yaml:2115:7\n9894 rules/marlborough/rules.yaml:2116:7\n9895 rules/marlborough/rules.yaml:2117:11\n9896 rules/marlborough/rules.yaml:2118:11\n9897 rules/marlborough/rules.yaml:2119:7\n9908 rules/marlborough/rules.yaml:2120:7\n9926 rules/marlborough/rules.yaml:2121:7\n9928 rules/marlborough/rules.yaml:2122:7\n9959 rules/marlborough/rules.yaml:1408:7\n9960 rules/marlborough/rules.yaml:1409:11\n9961 rules/marlborough/rules.yaml:1410:7\n9962 rules/marlborough/rules.yaml:1411:7\n9963 rules/marlborough/rules.yaml:1412:7\n9974 rules/marlborough/rules.yaml:1413:11\n9979 rules/marlborough/rules.yaml:1414:15\n9983 rules/marlborough/rules.yaml:1416:15\n9990 rules/marlborough/rules.yaml:1417:11\n9995 rules/marlborough/rules.yaml:1418:15\n10002 rules/marlborough/rules.yaml:1419:11\n10003 rules/marlborough/rules.yaml:1420:15\n10005 rules/marlborough/rules.yaml:1422:15\n10006 rules/marlborough/rules.yaml:1423:11\n10020 rules/marlborough/rules.yaml:2452:7\n10022 rules/marlborough/rules.yaml:2453:7\n10033 rules/marlborough/rules.yaml:2454:7\n10037 rules/marlborough/rules.yaml:2455:7\n10057 rules/marlborough/rules.yaml:2168:7\n10058 rules/marlborough/rules.yaml:2169:7\n10059 rules/marlborough/rules.yaml:2170:11\n10060 rules/marlborough/rules.yaml:2171:7\n10066 rules/marlborough/rules.yaml:2172:7\n10070 rules/marlborough/rules.yaml:2173:7\n10071 rules/marlborough/rules.yaml:2174:7\n10078 rules/marlborough/rules.yaml:2175:11\n10079 rules/marlborough/rules.yaml:2176:7\n10090 rules/marlborough/rules.yaml:2177:7\n10091 rules/marlborough/rules.yaml:2178:11\n10092 rules/marlborough/rules.yaml:2179:7\n10093 rules/marlborough/rules.yaml:2180:7\n10094 rules/marlborough/rules.yaml:2181:7\n10095 rules/marlborough/rules.yaml:2182:7\n10096 rules/marlborough/rules.yaml:2183:7\n10097 rules/marlborough/rules.yaml:2185:15\n10108 rules/marlborough/rules.yaml:2187:15\n10112 rules/marlborough/rules.yaml:2189:15\n10116 rules/marlborough/rules.yaml:2191:15\n10123 rules/marlborough/rules.yaml:2192:15\n10127 rules/marlborough/rules.yaml:2194:15\n10134 rules/marlborough/rules.yaml:2195:15\n10135 rules/marlborough/rules.yaml:2196:15\n10143 rules/marlborough/rules.yaml:2197:19\n10149 rules/marlborough/rules.yaml:2198:19\n10152 rules/marlborough/rules.yaml:2199:15\n10203 rules/marlborough/rules.yaml:2147:7\n10204 rules/marlborough/rules.yaml:2148:7\n10205 rules/marlborough/rules.yaml:2149:7\n10206 rules/marlborough/rules.yaml:2150:11\n10207 rules/marlborough/rules.yaml:2151:11\n10208 rules/marlborough/rules.yaml:2152:7\n10211 rules/marlborough/rules.yaml:2153:7\n10212 rules/marlborough/rules.yaml:2154:7\n10215 rules/marlborough/rules.yaml:2155:7\n10216 rules/marlborough/rules.yaml:2156:7\n10223 rules/marlborough/rules.yaml:2157:7\n10224 rules/marlborough/rules.yaml:2158:11\n10241 rules/marlborough/rules.yaml:2255:7\n10242 rules/marlborough/rules.yaml:2256:7\n10253 rules/marlborough/rules.yaml:2257:11\n10259 rules/marlborough/rules.yaml:2258:11\n10264 rules/marlborough/rules.yaml:2259:11\n10265 rules/marlborough/rules.yaml:2260:15\n10274 rules/marlborough/rules.yaml:2262:15\n10280 rules/marlborough/rules.yaml:2263:15\n10281 rules/marlborough/rules.yaml:2264:19\n10283 rules/marlborough/rules.yaml:2266:19\n10286 rules/marlborough/rules.yaml:2267:19\n10287 rules/marlborough/rules.yaml:2268:19\n10310 rules/marlborough/rules.yaml:1681:7\n10311 rules/marlborough/rules.yaml:1682:7\n10312 rules/marlborough/rules.yaml:1683:7\n10313 rules/marlborough/rules.yaml:1684:7\n10324 rules/marlborough/rules.yaml:1685:11\n10330 rules/marlborough/rules.yaml:1686:11\n10331 rules/marlborough/rules.yaml:1687:11\n10332 rules/marlborough/rules.yaml:1688:11\n10333 rules/marlborough/rules.yaml:1689:15\n10344 rules/marlborough/rules.yaml:1691:15\n10357 rules/marlborough/rules.yaml:1692:15\n10364 rules/marlborough/rules.yaml:1694:15\n10377 rules/marlborough/rules.yaml:1695:15\n10378 rules/marlborough/rules.yaml:1696:19\n10380 rules/marlborough/rules.yaml:1698:19\n10384 rules/marlborough/rules.yaml:1699:7\n10387 rules/marlborough/rules.yaml:1700:7\n10412 rules/marlborough/rules.yaml:2027:7\n10413 rules/marlborough/rules.yaml:2028:7\n10414 rules/marlborough/rules.yaml:2029:7\n10415 rules/marlborough/rules.yaml:2030:7\n10416 rules/marlborough/rules.yaml:2031:7\n10417 rules/marlborough/rules.yaml:2032:7\n10418 rules/marlborough/rules.yaml:2034:15\n10419 rules/marlborough/rules.yaml:2035:19\n10421 rules/marlborough/rules.yaml:2037:19\n10426 rules/marlborough/rules.yaml:2044:15\n10427 rules/marlborough/rules.yaml:2045:15\n10434 rules/marlborough/rules.yaml:2053:15\n10437 rules/marlborough/rules.yaml:2039:15\n10440 rules/marlborough/rules.yaml:2042:19\n10443 rules/marlborough/rules.yaml:2040:19\n10447 rules/marlborough/rules.yaml:2047:15\n10448 rules/marlborough/rules.yaml:2048:15\n10452 rules/marlborough/rules.yaml:2050:15\n10453 rules/marlborough/rules.yaml:2051:15\n10483 rules/marlborough/rules.yaml:2382:7\n10484 rules/marlborough/rules.yaml:2383:7\n10485 rules/marlborough/rules.yaml:2384:7\n10503 rules/marlborough/rules.yaml:2385:7\n10504 rules/marlborough/rules.yaml:2386:11\n10507 rules/marlborough/rules.yaml:2387:7\n10508 rules/marlborough/rules.yaml:2388:7\n10509 rules/marlborough/rules.yaml:2389:7\n10514 rules/marlborough/rules.yaml:2390:7\n10515 rules/marlborough/rules.yaml:2391:7\n10516 rules/marlborough/rules.yaml:2392:7\n10517 rules/marlborough/rules.yaml:2393:11\n10518 rules/marlborough/rules.yaml:2394:11\n10519 rules/marlborough/rules.yaml:2395:7\n10520 rules/marlborough/rules.yaml:2396:11\n10521 rules/marlborough/rules.yaml:2397:7\n10522 rules/marlborough/rules.yaml:2398:7\n10540 rules/marlborough/rules.yaml:2399:7\n10541 rules/marlborough/rules.yaml:2400:11\n10542 rules/marlborough/rules.yaml:2401:15\n10544 rules/marlborough/rules.yaml:2402:11\n10545 rules/marlborough/rules.yaml:2403:7\n10556 rules/marlborough/rules.yaml:2404:7\n10557 rules/marlborough/rules.yaml:2405:11\n10558 rules/marlborough/rules.yaml:2406:7\n10571 rules/marlborough/rules.yaml:2407:7\n10576 rules/marlborough/rules.yaml:2408:11\n10577 rules/marlborough/rules.yaml:2409:11\n10594 rules/marlborough/rules.yaml:2410:11\n10595 rules/marlborough/rules.yaml:2411:11\n10615 rules/marlborough/rules.yaml:2362:7\n10616 rules/marlborough/rules.yaml:2363:7\n10624 rules/marlborough/rules.yaml:2364:11\n10630 rules/marlborough/rules.yaml:2365:11\n10635 rules/marlborough/rules.yaml:2366:15\n10641 rules/marlborough/rules.yaml:2367:15\n10643 rules/marlborough/rules.yaml:2368:7\n10673 rules/marlborough/rules.yaml:2336:7\n10681 rules/marlborough/rules.yaml:2337:7\n10682 rules/marlborough/rules.yaml:2338:11\n10683 rules/marlborough/rules.yaml:2339:11\n10684 rules/marlborough/rules.yaml:2340:7\n10685 rules/marlborough/rules.yaml:2341:7\n10688 rules/marlborough/rules.yaml:2342:7\n10689 rules/marlborough/rules.yaml:2343:7\n10690 rules/marlborough/rules.yaml:2344:11\n10691 rules/marlborough/rules.yaml:2345:7\n10692 rules/marlborough/rules.yaml:2346:7\n10709 rules/marlborough/rules.yaml:2347:11\n10710 rules/marlborough/rules.yaml:2348:11\n10719 rules/marlborough/rules.yaml:2349:15\n10732 rules/marlborough/rules.yaml:2350:15\n10733 rules/marlborough/rules.yaml:2351:15\n10735 rules/marlborough/rules.yaml:2352:15\n10755 rules/marlborough/rules.yaml:2212:7\n10766 rules/marlborough/rules.yaml:2213:11\n10767 rules/marlborough/rules.yaml:2214:11\n10779 rules/marlborough/rules.yaml:2215:15\n10787 rules/marlborough/rules.yaml:2216:15\n10788 rules/marlborough/rules.yaml:2217:19\n10791 rules/marlborough/rules.yaml:2218:19\n10792 rules/marlborough/rules.yaml:2219:19\n10816 rules/marlborough/rules.yaml:976:7\n10817 rules/marlborough/rules.yaml:977:7\n10818 rules/marlborough/rules.yaml:978:11\n10819 rules/marlborough/rules.yaml:979:7\n10822 rules/marlborough/rules.yaml:980:11\n10823 rules/marlborough/rules.yaml:981:11\n10824 rules/marlborough/rules.yaml:982:7\n10825 rules/marlborough/rules.yaml:983:11\n10826 rules/marlborough/rules.yaml:984:15\n10827 rules/marlborough/rules.yaml:985:7\n10834 rules/marlborough/rules.yaml:986:7\n10835 rules/marlborough/rules.yaml:987:7\n10836 rules/marlborough/rules.yaml:988:11\n10837 rules/marlborough/rules.yaml:989:7\n10838 rules/marlborough/rules.yaml:990:7\n10839 rules/marlborough/rules.yaml:991:7\n10840 rules/marlborough/rules.yaml:992:7\n10858 rules/marlborough/rules.yaml:993:7\n10861 rules/marlborough/rules.yaml:994:11\n10866 rules/marlborough/rules.yaml:995:7\n10867 rules/marlborough/rules.yaml:996:11\n10868 rules/marlborough/rules.yaml:997:11\n10869 rules/marlborough/rules.yaml:998:15\n10870 rules/marlborough/rules.yaml:999:11\n10871 rules/marlborough/rules.yaml:1000:7\n10884 rules/marlborough/rules.yaml:1001:7\n10885 rules/marlborough/rules.yaml:1002:11\n10887 rules/marlborough/rules.yaml:1003:7\n10910 rules/marlborough/rules.yaml:2498:3\n10915 rules/marlborough/rules.yaml:2498:3\n10917 rules/marlborough/rules.yaml:2498:3\n10918 rules/marlborough/rules.yaml:2498:3\n10919 rules/marlborough/rules.yaml:2498:3\n10920 rules/marlborough/rules.yaml:2498:3\n10921 rules/marlborough/rules.yaml:2498:3\n10922 rules/marlborough/rules.yaml:2498:3\n10935 rules/marlborough/rules.yaml:2498:3\n10936 rules/marlborough/rules.yaml:2498:3\n10948 rules/marlborough/rules.yaml:2498:3\n10954 rules/marlborough/rules.yaml:2498:3\n10957 rules/marlborough/rules.yaml:2498:3\n10958 rules/marlborough/rules.yaml:2498:3\n10979 rules/marlborough/rules.yaml:2498:3\n11017 rules/marlborough/rules.yaml:2498:3\n11018 rules/marlborough/rules.yaml:2498:3\n11020 rules/marlborough/rules.yaml:2498:3\n11021 rules/marlborough/rules.yaml:2498:3\n11025 rules/marlborough/rules.yaml:2498:3\n11063 rules/marlborough/rules.yaml:1441:7\n11069 rules/marlborough/rules.yaml:1442:7\n11083 rules/marlborough/rules.yaml:1443:7\n11094 rules/marlborough/rules.yaml:1444:7\n11098 rules/marlborough/rules.yaml:1445:11\n11099 rules/marlborough/rules.yaml:1446:11\n11100 rules/marlborough/rules.yaml:1447:7\n11101 rules/marlborough/rules.yaml:1448:7\n11157 rules/marlborough/rules.yaml:1449:7\n11158 rules/marlborough/rules.yaml:1450:11\n11159 rules/marlborough/rules.yaml:1451:7\n11163 rules/marlborough/rules.yaml:1452:11\n11164 rules/marlborough/rules.yaml:1453:7\n11165 rules/marlborough/rules.yaml:1454:11\n11166 rules/marlborough/rules.yaml:1455:7\n11167 rules/marlborough/rules.yaml:1456:11\n11168 rules/marlborough/rules.yaml:1457:15\n11170 rules/marlborough/rules.yaml:1458:11\n11172 rules/marlborough/rules.yaml:1460:11\n11173 rules/marlborough/rules.yaml:1461:7\n11174 rules/marlborough/rules.yaml:1462:11\n11177 rules/marlborough/rules.yaml:1463:15\n11178 rules/marlborough/rules.yaml:1464:19\n11179 rules/marlborough/rules.yaml:1465:15\n11181 rules/marlborough/rules.yaml:1467:15\n11182 rules/marlborough/rules.yaml:1468:7\n11187 rules/marlborough/rules.yaml:1469:11\n11188 rules/marlborough/rules.yaml:1470:11\n11189 rules/marlborough/rules.yaml:1471:11\n11194 rules/marlborough/rules.yaml:1472:15\n11195 rules/marlborough/rules.yaml:1473:15\n11203 rules/marlborough/rules.yaml:1474:19\n11215 rules/marlborough/rules.yaml:1475:19\n11218 rules/marlborough/rules.yaml:1476:7\n11223 rules/marlborough/rules.yaml:1477:11\n11230 rules/marlborough/rules.yaml:1478:7\n11242 rules/marlborough/rules.yaml:1479:7\n11247 rules/marlborough/rules.yaml:1480:11\n11248 rules/marlborough/rules.yaml:1481:7\n11249 rules/marlborough/rules.yaml:1482:7\n11250 rules/marlborough/rules.yaml:1483:11\n11251 rules/marlborough/rules.yaml:1484:7\n11268 rules/marlborough/rules.yaml:1485:7\n11273 rules/marlborough/rules.yaml:1486:11\n11274 rules/marlborough/rules.yaml:1487:11\n11275 rules/marlborough/rules.yaml:1488:15\n11290 rules/marlborough/rules.yaml:1489:11\n11296 rules/marlborough/rules.yaml:1490:11\n11333 rules/marlborough/rules.yaml:1321:7\n11354 rules/marlborough/rules.yaml:1322:7\n11355 rules/marlborough/rules.yaml:1323:7\n11356 rules/marlborough/rules.yaml:1324:11\n11380 rules/marlborough/rules.yaml:1325:7\n11397 rules/marlborough/rules.yaml:1326:7\n11398 rules/marlborough/rules.yaml:1327:11\n11399 rules/marlborough/rules.yaml:1328:11\n11400 rules/marlborough/rules.yaml:1329:11\n11401 rules/marlborough/rules.yaml:1330:7\n11402 rules/marlborough/rules.yaml:1331:7\n11403 rules/marlborough/rules.yaml:1332:7\n11404 rules/marlborough/rules.yaml:1333:7\n11416 rules/marlborough/rules.yaml:1334:7\n11438 rules/marlborough/rules.yaml:1335:7\n11439 rules/marlborough/rules.yaml:1336:11\n11440 rules/marlborough/rules.yaml:1337:11\n11441 rules/marlborough/rules.yaml:1338:7\n11450 rules/marlborough/rules.yaml:1339:11\n11456 rules/marlborough/rules.yaml:1340:11\n11458 rules/marlborough/rules.yaml:1341:7\n11469 rules/marlborough/rules.yaml:1342:7\n11470 rules/marlborough/rules.yaml:1343:7\n11475 rules/marlborough/rules.yaml:1344:11\n11476 rules/marlborough/rules.yaml:1345:11\n11486 rules/marlborough/rules.yaml:1346:15\n11516 rules/marlborough/rules.yaml:1347:11\n11517 rules/marlborough/rules.yaml:1348:15\n11518 rules/marlborough/rules.yaml:1349:15\n11520 rules/marlborough/rules.yaml:1351:15\n11521 rules/marlborough/rules.yaml:1352:15\n11524 rules/marlborough/rules.yaml:1353:7\n11525 rules/marlborough/rules.yaml:1354:7\n11533 rules/marlborough/rules.yaml:1355:11\n11548 rules/marlborough/rules.yaml:1356:7\n11549 rules/marlborough/rules.yaml:1357:11\n11550 rules/marlborough/rules.yaml:1358:7\n11551 rules/marlborough/rules.yaml:1359:7\n11552 rules/marlborough/rules.yaml:1360:11\n11553 rules/marlborough/rules.yaml:1361:15\n11555 rules/marlborough/rules.yaml:1362:15\n11556 rules/marlborough/rules.yaml:1363:11\n11558 rules/marlborough/rules.yaml:1365:11\n11559 rules/marlborough/rules.yaml:1366:7\n11564 rules/marlborough/rules.yaml:1367:11\n11565 rules/marlborough/rules.yaml:1368:11\n11566 rules/marlborough/rules.yaml:1369:11\n11571 rules/marlborough/rules.yaml:1370:15\n11572 rules/marlborough/rules.yaml:1371:15\n11580 rules/marlborough/rules.yaml:1372:19\n11592 rules/marlborough/rules.yaml:1373:19\n11595 rules/marlborough/rules.yaml:1374:7\n11600 rules/marlborough/rules.yaml:1375:7\n11601 rules/marlborough/rules.yaml:1376:11\n11602 rules/marlborough/rules.yaml:1377:7\n11603 rules/marlborough/rules.yaml:1378:7\n11604 rules/marlborough/rules.yaml:1379:11\n11605 rules/marlborough/rules.yaml:1380:7\n11622 rules/marlborough/rules.yaml:1381:7\n11627 rules/marlborough/rules.yaml:1382:11\n11628 rules/marlborough/rules.yaml:1383:11\n11636 rules/marlborough/rules.yaml:1384:15\n11649 rules/marlborough/rules.yaml:1385:15\n11650 rules/marlborough/rules.yaml:1386:15\n11651 rules/marlborough/rules.yaml:1387:19\n11652 rules/marlborough/rules.yaml:1388:19\n11655 rules/marlborough/rules.yaml:1389:11\n11660 rules/marlborough/rules.yaml:1390:11\n11661 rules/marlborough/rules.yaml:1391:15\n11664 rules/marlborough/rules.yaml:1392:11\n11665 rules/marlborough/rules.yaml:1393:15\n11666 rules/marlborough/rules.yaml:1394:11\n11667 rules/marlborough/rules.yaml:1395:11\n11674 rules/marlborough/rules.yaml:1396:11\n11675 rules/marlborough/rules.yaml:1397:11\n11676 rules/marlborough/rules.yaml:1398:15\n11677 rules/marlborough/rules.yaml:1399:11\n11719 rules/marlborough/rules.yaml:1981:7\n11739 rules/marlborough/rules.yaml:1982:11\n11740 rules/marlborough/rules.yaml:1983:11\n11741 rules/marlborough/rules.yaml:1984:11\n11749 rules/marlborough/rules.yaml:1985:15\n11754 rules/marlborough/rules.yaml:1987:15\n11777 rules/marlborough/flow.yaml:11:7\n11791 rules/marlborough/flow.yaml:12:11\n11822 rules/marlborough/rules.yaml:941:7\n11823 rules/marlborough/rules.yaml:942:7\n11824 rules/marlborough/rules.yaml:943:7\n11834 rules/marlborough/rules.yaml:944:11\n11842 rules/marlborough/rules.yaml:945:11\n11843 rules/marlborough/rules.yaml:946:15\n11844 rules/marlborough/rules.yaml:947:15\n11847 rules/marlborough/rules.yaml:948:7\n11858 rules/marlborough/rules.yaml:949:11\n11859 rules/marlborough/rules.yaml:950:11\n11877 rules/marlborough/rules.yaml:951:11\n11878 rules/marlborough/rules.yaml:952:11\n11879 rules/marlborough/rules.yaml:953:11\n11883 rules/marlborough/rules.yaml:954:7\n11884 rules/marlborough/rules.yaml:955:11\n11897 rules/marlborough/rules.yaml:1549:7\n11898 rules/marlborough/rules.yaml:1550:7\n11903 rules/marlborough/rules.yaml:1551:11\n11910 rules/marlborough/rules.yaml:1552:11\n11913 rules/marlborough/rules.yaml:1553:7\n11916 rules/marlborough/rules.yaml:1554:7\n11917 rules/marlborough/rules.yaml:1555:7\n11918 rules/marlborough/rules.yaml:1556:11\n11920 rules/marlborough/rules.yaml:1558:11\n11944 rules/marlborough/rules.yaml:1999:7\n11945 rules/marlborough/rules.yaml:2000:7\n11956 rules/marlborough/rules.yaml:2001:11\n11957 rules/marlborough/rules.yaml:2002:11\n11972 rules/marlborough/rules.yaml:2003:15\n11973 rules/marlborough/rules.yaml:2004:15\n11981 rules/marlborough/rules.yaml:2005:15\n11999 rules/marlborough/rules.yaml:2006:15\n12000 rules/marlborough/rules.yaml:2007:15\n12009 rules/marlborough/rules.yaml:2008:19\n12036 rules/marlborough/rules.yaml:2009:19\n12037 rules/marlborough/rules.yaml:2010:23\n12040 rules/marlborough/rules.yaml:2011:23\n12041 rules/marlborough/rules.yaml:2012:23\n12042 rules/marlborough/rules.yaml:2013:19\n12043 rules/marlborough/rules.yaml:2014:23\n12044 rules/marlborough/rules.yaml:2015:23\n12045 rules/marlborough/rules.yaml:2016:23\n12071 rules/marlborough/rules.yaml:1647:7\n12075 rules/marlborough/rules.yaml:1648:7\n12089 rules/marlborough/rules.yaml:1649:11\n12096 rules/marlborough/rules.yaml:1650:11\n12101 rules/marlborough/rules.yaml:1651:7\n12115 rules/marlborough/rules.yaml:1652:11\n12129 rules/marlborough/flow.yaml:104:7\n12134 rules/marlborough/flow.yaml:105:11\n12153 rules/marlborough/flow.yaml:50:7\n12160 rules/marlborough/flow.yaml:51:11\n12174 rules/marlborough/flow.yaml:52:15\n12192 rules/marlborough/flow.yaml:67:7\n12199 rules/marlborough/flow.yaml:68:11\n12213 rules/marlborough/flow.yaml:69:15\n12227 rules/marlborough/flow.yaml:85:7\n12246 rules/marlborough/flow.yaml:61:7\n12253 rules/marlborough/flow.yaml:62:11\n12267 rules/marlborough/flow.yaml:63:15\n12285 rules/marlborough/flow.yaml:89:7\n12299 rules/marlborough/flow.yaml:90:11\n12313 rules/marlborough/flow.yaml:45:7\n12318 rules/marlborough/flow.yaml:46:11\n12337 rules/marlborough/flow.yaml:79:7\n12342 rules/marlborough/flow.yaml:80:11\n12356 rules/marlborough/flow.yaml:81:15\n12370 rules/marlborough/flow.yaml:56:7\n12375 rules/marlborough/flow.yaml:57:11\n12392 rules/marlborough/rules.yaml:1043:7\n12398 rules/marlborough/rules.yaml:1044:7\n12399 rules/marlborough/rules.yaml:1045:11\n12400 rules/marlborough/rules.yaml:1046:7\n12411 rules/marlborough/rules.yaml:1047:7\n12412 rules/marlborough/rules.yaml:1048:7\n12424 rules/marlborough/rules.yaml:2095:7\n12429 rules/marlborough/rules.yaml:2096:7\n12430 rules/marlborough/rules.yaml:2097:11\n12431 rules/marlborough/rules.yaml:2098:11\n12432 rules/marlborough/rules.yaml:2099:7\n12433 rules/marlborough/rules.yaml:2100:7\n12440 rules/marlborough/rules.yaml:2101:7"
+_ORIGINS = "1236 rules/marlborough/rules.yaml:482:7\n1250 rules/marlborough/rules.yaml:247:7\n1256 rules/marlborough/rules.yaml:248:7\n1265 rules/marlborough/rules.yaml:249:7\n1287 rules/marlborough/rules.yaml:137:7\n1288 rules/marlborough/rules.yaml:138:7\n1289 rules/marlborough/rules.yaml:139:11\n1290 rules/marlborough/rules.yaml:140:11\n1291 rules/marlborough/rules.yaml:141:15\n1292 rules/marlborough/rules.yaml:142:7\n1313 rules/marlborough/rules.yaml:351:7\n1328 rules/marlborough/rules.yaml:694:7\n1337 rules/marlborough/rules.yaml:695:7\n1342 rules/marlborough/rules.yaml:696:7\n1343 rules/marlborough/rules.yaml:697:7\n1344 rules/marlborough/rules.yaml:698:7\n1349 rules/marlborough/rules.yaml:699:11\n1350 rules/marlborough/rules.yaml:700:11\n1356 rules/marlborough/rules.yaml:701:11\n1357 rules/marlborough/rules.yaml:702:11\n1358 rules/marlborough/rules.yaml:703:11\n1359 rules/marlborough/rules.yaml:704:7\n1363 rules/marlborough/rules.yaml:2517:1\n1368 rules/marlborough/rules.yaml:2517:1\n1373 rules/marlborough/rules.yaml:2517:1\n1380 rules/marlborough/rules.yaml:2517:1\n1388 rules/marlborough/rules.yaml:2517:1\n1396 rules/marlborough/rules.yaml:2517:1\n1404 rules/marlborough/rules.yaml:2517:1\n1412 rules/marlborough/rules.yaml:2517:1\n1420 rules/marlborough/rules.yaml:2517:1\n1429 rules/marlborough/rules.yaml:2517:1\n1434 rules/marlborough/rules.yaml:2517:1\n1438 rules/marlborough/rules.yaml:224:7\n1439 rules/marlborough/rules.yaml:225:11\n1440 rules/marlborough/rules.yaml:226:7\n1441 rules/marlborough/rules.yaml:227:7\n1451 rules/marlborough/rules.yaml:228:7\n1452 rules/marlborough/rules.yaml:229:7\n1455 rules/marlborough/rules.yaml:230:7\n1456 rules/marlborough/rules.yaml:231:11\n1464 rules/marlborough/rules.yaml:232:11\n1465 rules/marlborough/rules.yaml:233:7\n1470 rules/marlborough/rules.yaml:234:7\n1487 rules/marlborough/rules.yaml:661:7\n1488 rules/marlborough/rules.yaml:662:7\n1493 rules/marlborough/rules.yaml:663:11\n1495 rules/marlborough/rules.yaml:665:11\n1496 rules/marlborough/rules.yaml:666:7\n1497 rules/marlborough/rules.yaml:667:7\n1506 rules/marlborough/rules.yaml:668:11\n1507 rules/marlborough/rules.yaml:669:7\n1512 rules/marlborough/rules.yaml:670:7\n1520 rules/marlborough/rules.yaml:671:11\n1521 rules/marlborough/rules.yaml:672:7\n1524 rules/marlborough/rules.yaml:673:11\n1530 rules/marlborough/rules.yaml:674:7\n1539 rules/marlborough/rules.yaml:675:11\n1540 rules/marlborough/rules.yaml:676:7\n1549 rules/marlborough/rules.yaml:677:11\n1550 rules/marlborough/rules.yaml:678:7\n1559 rules/marlborough/rules.yaml:679:11\n1560 rules/marlborough/rules.yaml:680:7\n1569 rules/marlborough/rules.yaml:681:11\n1570 rules/marlborough/rules.yaml:682:7\n1574 rules/marlborough/rules.yaml:643:7\n1586 rules/marlborough/rules.yaml:821:7\n1591 rules/marlborough/rules.yaml:822:7\n1599 rules/marlborough/rules.yaml:182:7\n1600 rules/marlborough/rules.yaml:183:7\n1601 rules/marlborough/rules.yaml:184:11\n1602 rules/marlborough/rules.yaml:185:7\n1603 rules/marlborough/rules.yaml:186:11\n1604 rules/marlborough/rules.yaml:187:7\n1608 rules/marlborough/rules.yaml:65:7\n1617 rules/marlborough/rules.yaml:66:7\n1625 rules/marlborough/rules.yaml:461:7\n1633 rules/marlborough/rules.yaml:462:7\n1634 rules/marlborough/rules.yaml:463:11\n1635 rules/marlborough/rules.yaml:464:7\n1646 rules/marlborough/rules.yaml:465:7\n1651 rules/marlborough/rules.yaml:466:7\n1652 rules/marlborough/rules.yaml:467:11\n1653 rules/marlborough/rules.yaml:468:7\n1654 rules/marlborough/rules.yaml:469:11\n1655 rules/marlborough/rules.yaml:470:7\n1664 rules/marlborough/rules.yaml:471:7\n1672 rules/marlborough/rules.yaml:472:7\n1673 rules/marlborough/rules.yaml:473:11\n1674 rules/marlborough/rules.yaml:474:7\n1688 rules/marlborough/rules.yaml:158:7\n1696 rules/marlborough/rules.yaml:101:7\n1703 rules/marlborough/rules.yaml:91:7\n1718 rules/marlborough/rules.yaml:610:7\n1722 rules/marlborough/rules.yaml:166:7\n1723 rules/marlborough/rules.yaml:167:7\n1724 rules/marlborough/rules.yaml:168:11\n1725 rules/marlborough/rules.yaml:169:11\n1726 rules/marlborough/rules.yaml:170:15\n1727 rules/marlborough/rules.yaml:171:7\n1742 rules/marlborough/rules.yaml:716:7\n1743 rules/marlborough/rules.yaml:717:7\n1744 rules/marlborough/rules.yaml:718:11\n1745 rules/marlborough/rules.yaml:719:7\n1751 rules/marlborough/rules.yaml:301:7\n1752 rules/marlborough/rules.yaml:302:7\n1755 rules/marlborough/rules.yaml:303:11\n1756 rules/marlborough/rules.yaml:304:7\n1757 rules/marlborough/rules.yaml:305:11\n1758 rules/marlborough/rules.yaml:306:7\n1766 rules/marlborough/rules.yaml:307:7\n1767 rules/marlborough/rules.yaml:308:7\n1773 rules/marlborough/rules.yaml:309:11\n1774 rules/marlborough/rules.yaml:310:7\n1775 rules/marlborough/rules.yaml:311:11\n1783 rules/marlborough/rules.yaml:312:11\n1789 rules/marlborough/rules.yaml:313:7\n1793 rules/marlborough/rules.yaml:364:7\n1798 rules/marlborough/rules.yaml:365:7\n1799 rules/marlborough/rules.yaml:366:7\n1802 rules/marlborough/rules.yaml:367:11\n1803 rules/marlborough/rules.yaml:368:7\n1807 rules/marlborough/rules.yaml:109:7\n1814 rules/marlborough/rules.yaml:110:11\n1815 rules/marlborough/rules.yaml:111:7\n1816 rules/marlborough/rules.yaml:112:7\n1817 rules/marlborough/rules.yaml:113:11\n1818 rules/marlborough/rules.yaml:114:7\n1822 rules/marlborough/rules.yaml:339:7\n1829 rules/marlborough/rules.yaml:36:7\n1830 rules/marlborough/rules.yaml:37:11\n1831 rules/marlborough/rules.yaml:38:7\n1845 rules/marlborough/rules.yaml:77:7\n1846 rules/marlborough/rules.yaml:78:11\n1847 rules/marlborough/rules.yaml:79:7\n1848 rules/marlborough/rules.yaml:80:7\n1849 rules/marlborough/rules.yaml:81:11\n1869 rules/marlborough/rules.yaml:82:15\n1870 rules/marlborough/rules.yaml:83:7\n1874 rules/marlborough/rules.yaml:624:7\n1879 rules/marlborough/rules.yaml:435:7\n1906 rules/marlborough/rules.yaml:394:7\n1907 rules/marlborough/rules.yaml:395:11\n1908 rules/marlborough/rules.yaml:396:7\n1909 rules/marlborough/rules.yaml:397:11\n1910 rules/marlborough/rules.yaml:398:7\n1911 rules/marlborough/rules.yaml:399:11\n1912 rules/marlborough/rules.yaml:400:7\n1913 rules/marlborough/rules.yaml:401:11\n1914 rules/marlborough/rules.yaml:402:7\n1918 rules/marlborough/rules.yaml:631:7\n1929 rules/marlborough/rules.yaml:500:7\n1938 rules/marlborough/rules.yaml:501:7\n1953 rules/marlborough/rules.yaml:502:7\n1954 rules/marlborough/rules.yaml:503:7\n1959 rules/marlborough/rules.yaml:504:11\n1972 rules/marlborough/rules.yaml:505:15\n1973 rules/marlborough/rules.yaml:506:15\n1978 rules/marlborough/rules.yaml:507:19\n1979 rules/marlborough/rules.yaml:508:15\n1980 rules/marlborough/rules.yaml:509:19\n1985 rules/marlborough/rules.yaml:510:23\n1989 rules/marlborough/rules.yaml:511:7\n1990 rules/marlborough/rules.yaml:512:7\n1996 rules/marlborough/rules.yaml:513:7\n2011 rules/marlborough/rules.yaml:572:7\n2027 rules/marlborough/rules.yaml:573:7\n2028 rules/marlborough/rules.yaml:574:11\n2029 rules/marlborough/rules.yaml:575:7\n2041 rules/marlborough/rules.yaml:576:7\n2050 rules/marlborough/rules.yaml:577:7\n2051 rules/marlborough/rules.yaml:578:7\n2052 rules/marlborough/rules.yaml:579:11\n2053 rules/marlborough/rules.yaml:580:15\n2054 rules/marlborough/rules.yaml:581:19\n2056 rules/marlborough/rules.yaml:583:19\n2082 rules/marlborough/rules.yaml:584:19\n2088 rules/marlborough/rules.yaml:585:23\n2089 rules/marlborough/rules.yaml:586:7\n2093 rules/marlborough/rules.yaml:541:7\n2099 rules/marlborough/rules.yaml:542:7\n2135 rules/marlborough/rules.yaml:122:7\n2136 rules/marlborough/rules.yaml:123:11\n2137 rules/marlborough/rules.yaml:124:7\n2138 rules/marlborough/rules.yaml:125:7\n2139 rules/marlborough/rules.yaml:126:11\n2140 rules/marlborough/rules.yaml:127:7\n2144 rules/marlborough/rules.yaml:24:7\n2153 rules/marlborough/rules.yaml:150:7\n2154 rules/marlborough/rules.yaml:151:7\n2158 rules/marlborough/rules.yaml:416:7\n2159 rules/marlborough/rules.yaml:417:7\n2165 rules/marlborough/rules.yaml:418:11\n2169 rules/marlborough/rules.yaml:419:15\n2174 rules/marlborough/rules.yaml:420:15\n2175 rules/marlborough/rules.yaml:421:19\n2184 rules/marlborough/rules.yaml:422:23\n2185 rules/marlborough/rules.yaml:423:7\n2189 rules/marlborough/rules.yaml:604:7\n2197 rules/marlborough/rules.yaml:323:7\n2198 rules/marlborough/rules.yaml:324:7\n2199 rules/marlborough/rules.yaml:325:11\n2200 rules/marlborough/rules.yaml:326:7\n2203 rules/marlborough/rules.yaml:327:11\n2204 rules/marlborough/rules.yaml:328:7\n2208 rules/marlborough/rules.yaml:329:11\n2209 rules/marlborough/rules.yaml:330:7\n2215 rules/marlborough/rules.yaml:807:7\n2220 rules/marlborough/rules.yaml:808:7\n2245 rules/marlborough/rules.yaml:809:7\n2263 rules/marlborough/rules.yaml:810:7\n2278 rules/marlborough/rules.yaml:746:7\n2279 rules/marlborough/rules.yaml:747:11\n2280 rules/marlborough/rules.yaml:748:7\n2281 rules/marlborough/rules.yaml:749:11\n2282 rules/marlborough/rules.yaml:750:7\n2286 rules/marlborough/rules.yaml:764:7\n2291 rules/marlborough/rules.yaml:765:7\n2296 rules/marlborough/rules.yaml:766:7\n2306 rules/marlborough/rules.yaml:777:7\n2311 rules/marlborough/rules.yaml:778:11\n2312 rules/marlborough/rules.yaml:779:7\n2313 rules/marlborough/rules.yaml:780:7\n2314 rules/marlborough/rules.yaml:781:11\n2315 rules/marlborough/rules.yaml:782:11\n2319 rules/marlborough/rules.yaml:783:15\n2320 rules/marlborough/rules.yaml:784:15\n2321 rules/marlborough/rules.yaml:785:19\n2322 rules/marlborough/rules.yaml:786:7\n2326 rules/marlborough/rules.yaml:524:7\n2335 rules/marlborough/rules.yaml:525:7\n2336 rules/marlborough/rules.yaml:526:7\n2352 rules/marlborough/rules.yaml:527:7\n2361 rules/marlborough/rules.yaml:528:7\n2376 rules/marlborough/rules.yaml:529:7\n2389 rules/marlborough/rules.yaml:530:7\n2400 rules/marlborough/rules.yaml:47:7\n2401 rules/marlborough/rules.yaml:48:11\n2402 rules/marlborough/rules.yaml:49:7\n2406 rules/marlborough/rules.yaml:553:7\n2407 rules/marlborough/rules.yaml:554:7\n2413 rules/marlborough/rules.yaml:555:7\n2414 rules/marlborough/rules.yaml:556:7\n2415 rules/marlborough/rules.yaml:557:7\n2416 rules/marlborough/rules.yaml:558:7\n2434 rules/marlborough/rules.yaml:284:7\n2435 rules/marlborough/rules.yaml:285:7\n2442 rules/marlborough/rules.yaml:286:11\n2443 rules/marlborough/rules.yaml:287:7\n2444 rules/marlborough/rules.yaml:288:11\n2445 rules/marlborough/rules.yaml:289:7\n2449 rules/marlborough/rules.yaml:271:7\n2454 rules/marlborough/rules.yaml:272:7\n2466 rules/marlborough/rules.yaml:730:7\n2467 rules/marlborough/rules.yaml:731:11\n2468 rules/marlborough/rules.yaml:732:7\n2469 rules/marlborough/rules.yaml:733:11\n2470 rules/marlborough/rules.yaml:734:7\n2471 rules/marlborough/rules.yaml:735:11\n2472 rules/marlborough/rules.yaml:736:7\n2476 rules/marlborough/rules.yaml:259:7\n2479 rules/marlborough/rules.yaml:260:11\n2480 rules/marlborough/rules.yaml:261:7\n2481 rules/marlborough/rules.yaml:262:11\n2482 rules/marlborough/rules.yaml:263:7\n2486 rules/marlborough/rules.yaml:57:7\n2493 rules/marlborough/rules.yaml:381:7\n2494 rules/marlborough/rules.yaml:382:11\n2495 rules/marlborough/rules.yaml:383:7\n2499 rules/marlborough/rules.yaml:448:7\n2505 rules/marlborough/rules.yaml:449:7\n2509 rules/marlborough/rules.yaml:594:7\n2514 rules/marlborough/rules.yaml:595:7\n2515 rules/marlborough/rules.yaml:596:7\n2523 rules/marlborough/rules.yaml:651:7\n2530 rules/marlborough/rules.yaml:2458:3\n2537 rules/marlborough/rules.yaml:2458:3\n2552 rules/marlborough/rules.yaml:2479:3\n2559 rules/marlborough/rules.yaml:2479:3\n2567 rules/marlborough/rules.yaml:2498:3\n2572 rules/marlborough/rules.yaml:2498:3\n2582 rules/marlborough/rules.yaml:794:7\n2589 rules/marlborough/rules.yaml:200:7\n2595 rules/marlborough/rules.yaml:201:7\n2596 rules/marlborough/rules.yaml:202:7\n2597 rules/marlborough/rules.yaml:203:7\n2598 rules/marlborough/rules.yaml:204:11\n2599 rules/marlborough/rules.yaml:205:11\n2609 rules/marlborough/rules.yaml:206:15\n2613 rules/marlborough/rules.yaml:207:19\n2646 rules/marlborough/rules.yaml:209:19\n2663 rules/marlborough/rules.yaml:210:7\n2667 rules/marlborough/cards.yaml:383:14\n2671 rules/marlborough/cards.yaml:391:14\n2675 rules/marlborough/cards.yaml:15:14\n2679 rules/marlborough/cards.yaml:23:14\n2683 rules/marlborough/cards.yaml:31:14\n2687 rules/marlborough/cards.yaml:39:14\n2691 rules/marlborough/cards.yaml:47:14\n2695 rules/marlborough/cards.yaml:55:14\n2699 rules/marlborough/cards.yaml:63:14\n2703 rules/marlborough/cards.yaml:71:14\n2707 rules/marlborough/cards.yaml:79:14\n2711 rules/marlborough/cards.yaml:87:14\n2715 rules/marlborough/cards.yaml:95:14\n2719 rules/marlborough/cards.yaml:103:14\n2723 rules/marlborough/cards.yaml:111:14\n2727 rules/marlborough/cards.yaml:119:14\n2731 rules/marlborough/cards.yaml:127:14\n2735 rules/marlborough/cards.yaml:199:14\n2739 rules/marlborough/cards.yaml:135:14\n2743 rules/marlborough/cards.yaml:143:14\n2747 rules/marlborough/cards.yaml:151:14\n2751 rules/marlborough/cards.yaml:159:14\n2755 rules/marlborough/cards.yaml:167:14\n2759 rules/marlborough/cards.yaml:175:14\n2763 rules/marlborough/cards.yaml:183:14\n2767 rules/marlborough/cards.yaml:191:14\n2771 rules/marlborough/cards.yaml:271:14\n2775 rules/marlborough/cards.yaml:279:14\n2779 rules/marlborough/cards.yaml:287:14\n2783 rules/marlborough/cards.yaml:295:14\n2787 rules/marlborough/cards.yaml:303:14\n2791 rules/marlborough/cards.yaml:311:14\n2795 rules/marlborough/cards.yaml:319:14\n2799 rules/marlborough/cards.yaml:327:14\n2803 rules/marlborough/cards.yaml:335:14\n2807 rules/marlborough/cards.yaml:343:14\n2811 rules/marlborough/cards.yaml:351:14\n2815 rules/marlborough/cards.yaml:359:14\n2819 rules/marlborough/cards.yaml:367:14\n2823 rules/marlborough/cards.yaml:375:14\n2827 rules/marlborough/cards.yaml:207:14\n2831 rules/marlborough/cards.yaml:215:14\n2835 rules/marlborough/cards.yaml:223:14\n2839 rules/marlborough/cards.yaml:231:14\n2843 rules/marlborough/cards.yaml:239:14\n2847 rules/marlborough/cards.yaml:247:14\n2851 rules/marlborough/cards.yaml:255:14\n2855 rules/marlborough/cards.yaml:263:14\n2859 rules/marlborough/rules.yaml:2584:9\n2863 rules/marlborough/rules.yaml:2556:9\n2875 rules/marlborough/rules.yaml:2599:9\n2876 rules/marlborough/rules.yaml:2600:9\n2877 rules/marlborough/rules.yaml:2601:9\n2884 rules/marlborough/rules.yaml:2563:9\n2885 rules/marlborough/rules.yaml:2564:9\n2886 rules/marlborough/rules.yaml:2565:9\n2891 rules/marlborough/rules.yaml:2572:9\n2900 rules/marlborough/rules.yaml:2573:9\n2901 rules/marlborough/rules.yaml:2574:9\n2902 rules/marlborough/rules.yaml:2575:13\n2904 rules/marlborough/rules.yaml:2576:13\n2907 rules/marlborough/rules.yaml:2578:13\n2912 rules/marlborough/rules.yaml:2590:9\n2914 rules/marlborough/rules.yaml:2591:9\n2916 rules/marlborough/rules.yaml:2592:9\n2921 rules/marlborough/rules.yaml:2546:9\n2924 rules/marlborough/rules.yaml:2547:9\n2930 rules/marlborough/rules.yaml:962:7\n2934 rules/marlborough/rules.yaml:963:11\n2935 rules/marlborough/rules.yaml:964:11\n2940 rules/marlborough/rules.yaml:1660:7\n2941 rules/marlborough/rules.yaml:1661:7\n2943 rules/marlborough/rules.yaml:1662:7\n2945 rules/marlborough/rules.yaml:1663:7\n2946 rules/marlborough/rules.yaml:1664:7\n2963 rules/marlborough/rules.yaml:1665:11\n2969 rules/marlborough/rules.yaml:1666:15\n2971 rules/marlborough/rules.yaml:1667:15\n2973 rules/marlborough/rules.yaml:1668:15\n2977 rules/marlborough/rules.yaml:908:7\n2981 rules/marlborough/rules.yaml:909:11\n2982 rules/marlborough/rules.yaml:910:11\n2983 rules/marlborough/rules.yaml:911:15\n2989 rules/marlborough/rules.yaml:912:15\n2991 rules/marlborough/rules.yaml:913:15\n2992 rules/marlborough/rules.yaml:914:15\n2994 rules/marlborough/rules.yaml:915:15\n2995 rules/marlborough/rules.yaml:916:11\n2997 rules/marlborough/rules.yaml:917:7\n2998 rules/marlborough/rules.yaml:918:7\n3000 rules/marlborough/rules.yaml:919:7\n3003 rules/marlborough/rules.yaml:920:11\n3004 rules/marlborough/rules.yaml:921:7\n3006 rules/marlborough/rules.yaml:922:7\n3007 rules/marlborough/rules.yaml:923:7\n3025 rules/marlborough/rules.yaml:924:11\n3034 rules/marlborough/rules.yaml:925:15\n3036 rules/marlborough/rules.yaml:926:15\n3038 rules/marlborough/rules.yaml:927:15\n3042 rules/marlborough/flow.yaml:110:7\n3043 rules/marlborough/flow.yaml:111:11\n3044 rules/marlborough/flow.yaml:112:7\n3050 rules/marlborough/rules.yaml:2064:7\n3051 rules/marlborough/rules.yaml:2065:11\n3053 rules/marlborough/rules.yaml:2067:11\n3055 rules/marlborough/rules.yaml:2069:11\n3056 rules/marlborough/rules.yaml:2070:11\n3059 rules/marlborough/rules.yaml:2071:11\n3064 rules/marlborough/rules.yaml:1293:7\n3070 rules/marlborough/rules.yaml:1294:11\n3071 rules/marlborough/rules.yaml:1295:15\n3072 rules/marlborough/rules.yaml:1296:15\n3085 rules/marlborough/rules.yaml:1297:15\n3086 rules/marlborough/rules.yaml:1298:15\n3097 rules/marlborough/rules.yaml:1299:15\n3098 rules/marlborough/rules.yaml:1300:19\n3099 rules/marlborough/rules.yaml:1301:19\n3105 rules/marlborough/rules.yaml:856:7\n3106 rules/marlborough/rules.yaml:857:7\n3111 rules/marlborough/rules.yaml:858:11\n3123 rules/marlborough/rules.yaml:859:11\n3130 rules/marlborough/rules.yaml:860:11\n3131 rules/marlborough/rules.yaml:861:7\n3132 rules/marlborough/rules.yaml:862:7\n3137 rules/marlborough/rules.yaml:2231:7\n3138 rules/marlborough/rules.yaml:2232:7\n3139 rules/marlborough/rules.yaml:2233:11\n3145 rules/marlborough/rules.yaml:2234:11\n3146 rules/marlborough/rules.yaml:2235:11\n3147 rules/marlborough/rules.yaml:2236:11\n3158 rules/marlborough/rules.yaml:2237:11\n3169 rules/marlborough/rules.yaml:2238:11\n3171 rules/marlborough/rules.yaml:2239:11\n3172 rules/marlborough/rules.yaml:2240:15\n3174 rules/marlborough/rules.yaml:2242:15\n3178 rules/marlborough/rules.yaml:1731:7\n3179 rules/marlborough/rules.yaml:1732:7\n3184 rules/marlborough/rules.yaml:1733:11\n3188 rules/marlborough/rules.yaml:1967:7\n3189 rules/marlborough/rules.yaml:1968:11\n3193 rules/marlborough/flow.yaml:16:7\n3194 rules/marlborough/flow.yaml:17:11\n3195 rules/marlborough/flow.yaml:18:15\n3198 rules/marlborough/flow.yaml:19:19\n3199 rules/marlborough/flow.yaml:20:19\n3205 rules/marlborough/rules.yaml:895:7\n3206 rules/marlborough/rules.yaml:896:11\n3209 rules/marlborough/rules.yaml:898:11\n3211 rules/marlborough/rules.yaml:899:7\n3213 rules/marlborough/rules.yaml:900:7\n3214 rules/marlborough/rules.yaml:901:11\n3219 rules/marlborough/rules.yaml:869:7\n3220 rules/marlborough/rules.yaml:870:7\n3230 rules/marlborough/rules.yaml:2081:7\n3231 rules/marlborough/rules.yaml:2082:7\n3234 rules/marlborough/rules.yaml:2083:7\n3239 rules/marlborough/flow.yaml:94:7\n3244 rules/marlborough/flow.yaml:95:7\n3249 rules/marlborough/flow.yaml:96:7\n3251 rules/marlborough/flow.yaml:97:7\n3252 rules/marlborough/flow.yaml:98:11\n3254 rules/marlborough/flow.yaml:100:11\n3258 rules/marlborough/flow.yaml:73:7\n3259 rules/marlborough/flow.yaml:74:11\n3260 rules/marlborough/flow.yaml:75:15\n3265 rules/marlborough/flow.yaml:25:7\n3266 rules/marlborough/flow.yaml:26:11\n3271 rules/marlborough/flow.yaml:27:11\n3274 rules/marlborough/flow.yaml:29:11\n3275 rules/marlborough/flow.yaml:30:11\n3276 rules/marlborough/flow.yaml:31:15\n3277 rules/marlborough/flow.yaml:32:11\n3278 rules/marlborough/flow.yaml:33:15\n3279 rules/marlborough/flow.yaml:34:15\n3280 rules/marlborough/flow.yaml:35:15\n3285 rules/marlborough/flow.yaml:36:19\n3286 rules/marlborough/flow.yaml:37:19\n3287 rules/marlborough/flow.yaml:38:19\n3289 rules/marlborough/flow.yaml:39:15\n3290 rules/marlborough/flow.yaml:40:11\n3293 rules/marlborough/flow.yaml:41:11\n3299 rules/marlborough/rules.yaml:877:7\n3300 rules/marlborough/rules.yaml:878:11\n3302 rules/marlborough/rules.yaml:879:11\n3304 rules/marlborough/rules.yaml:880:7\n3305 rules/marlborough/rules.yaml:881:7\n3306 rules/marlborough/rules.yaml:882:7\n3307 rules/marlborough/rules.yaml:883:7\n3308 rules/marlborough/rules.yaml:884:11\n3312 rules/marlborough/rules.yaml:886:11\n3320 rules/marlborough/rules.yaml:888:11\n3332 rules/marlborough/rules.yaml:2473:7\n3339 rules/marlborough/rules.yaml:2474:7\n3340 rules/marlborough/rules.yaml:2475:11\n3342 rules/marlborough/rules.yaml:2477:11\n3343 rules/marlborough/rules.yaml:2478:7\n3350 rules/marlborough/rules.yaml:2493:7\n3357 rules/marlborough/rules.yaml:2494:7\n3358 rules/marlborough/rules.yaml:2495:7\n3363 rules/marlborough/rules.yaml:2512:7\n3370 rules/marlborough/rules.yaml:2513:7\n3371 rules/marlborough/rules.yaml:2514:7\n3374 rules/marlborough/rules.yaml:2515:7\n3747 rules/marlborough/rules.yaml:1018:7\n3748 rules/marlborough/rules.yaml:1019:7\n3756 rules/marlborough/rules.yaml:1020:11\n3757 rules/marlborough/rules.yaml:1021:7\n3800 rules/marlborough/rules.yaml:1022:7\n3801 rules/marlborough/rules.yaml:1023:11\n3802 rules/marlborough/rules.yaml:1024:7\n3809 rules/marlborough/rules.yaml:1025:7\n3815 rules/marlborough/rules.yaml:1026:7\n3816 rules/marlborough/rules.yaml:1027:11\n3818 rules/marlborough/rules.yaml:1028:11\n3822 rules/marlborough/rules.yaml:1029:15\n3823 rules/marlborough/rules.yaml:1030:7\n3824 rules/marlborough/rules.yaml:1031:11\n3825 rules/marlborough/rules.yaml:1033:7\n3843 rules/marlborough/rules.yaml:1034:11\n3849 rules/marlborough/rules.yaml:1035:15\n3854 rules/marlborough/rules.yaml:1125:7\n3860 rules/marlborough/rules.yaml:1126:7\n3866 rules/marlborough/rules.yaml:1127:7\n3867 rules/marlborough/rules.yaml:1128:11\n3869 rules/marlborough/rules.yaml:1129:7\n3870 rules/marlborough/rules.yaml:1130:11\n3872 rules/marlborough/rules.yaml:1131:7\n3873 rules/marlborough/rules.yaml:1132:7\n3874 rules/marlborough/rules.yaml:1134:7\n3875 rules/marlborough/rules.yaml:1135:11\n3881 rules/marlborough/rules.yaml:1136:11\n3899 rules/marlborough/rules.yaml:1139:11\n3900 rules/marlborough/rules.yaml:1141:11\n3901 rules/marlborough/rules.yaml:1143:19\n3904 rules/marlborough/rules.yaml:1146:23\n3906 rules/marlborough/rules.yaml:1149:19\n3911 rules/marlborough/rules.yaml:1151:19\n3917 rules/marlborough/rules.yaml:1155:11\n3918 rules/marlborough/rules.yaml:1156:11\n3921 rules/marlborough/rules.yaml:1157:11\n3926 rules/marlborough/rules.yaml:1158:11\n3927 rules/marlborough/rules.yaml:1159:11\n3928 rules/marlborough/rules.yaml:1160:15\n3946 rules/marlborough/rules.yaml:1163:15\n3947 rules/marlborough/rules.yaml:1164:15\n3949 rules/marlborough/rules.yaml:1166:15\n3956 rules/marlborough/rules.yaml:1168:15\n3963 rules/marlborough/rules.yaml:1169:15\n3964 rules/marlborough/rules.yaml:1170:15\n3966 rules/marlborough/rules.yaml:1172:15\n3973 rules/marlborough/rules.yaml:1174:15\n3980 rules/marlborough/rules.yaml:1175:15\n3981 rules/marlborough/rules.yaml:1176:15\n3982 rules/marlborough/rules.yaml:1177:11\n3983 rules/marlborough/rules.yaml:1178:11\n3984 rules/marlborough/rules.yaml:1179:11\n3985 rules/marlborough/rules.yaml:1181:11\n3986 rules/marlborough/rules.yaml:1182:11\n3987 rules/marlborough/rules.yaml:1183:11\n3988 rules/marlborough/rules.yaml:1185:19\n3989 rules/marlborough/rules.yaml:1186:19\n3998 rules/marlborough/rules.yaml:1187:23\n3999 rules/marlborough/rules.yaml:1188:23\n4001 rules/marlborough/rules.yaml:1190:19\n4002 rules/marlborough/rules.yaml:1191:23\n4004 rules/marlborough/rules.yaml:1193:23\n4008 rules/marlborough/rules.yaml:1197:19\n4009 rules/marlborough/rules.yaml:1198:19\n4010 rules/marlborough/rules.yaml:1199:19\n4011 rules/marlborough/rules.yaml:1200:23\n4015 rules/marlborough/rules.yaml:1204:19\n4016 rules/marlborough/rules.yaml:1205:19\n4017 rules/marlborough/rules.yaml:1206:19\n4034 rules/marlborough/rules.yaml:1207:23\n4036 rules/marlborough/rules.yaml:1209:19\n4043 rules/marlborough/rules.yaml:2458:3\n4044 rules/marlborough/rules.yaml:2458:3\n4046 rules/marlborough/rules.yaml:2458:3\n4047 rules/marlborough/rules.yaml:2458:3\n4048 rules/marlborough/rules.yaml:2458:3\n4049 rules/marlborough/rules.yaml:2458:3\n4050 rules/marlborough/rules.yaml:2458:3\n4051 rules/marlborough/rules.yaml:2458:3\n4058 rules/marlborough/rules.yaml:2458:3\n4059 rules/marlborough/rules.yaml:2458:3\n4060 rules/marlborough/rules.yaml:2458:3\n4061 rules/marlborough/rules.yaml:2458:3\n4075 rules/marlborough/rules.yaml:2458:3\n4076 rules/marlborough/rules.yaml:2458:3\n4078 rules/marlborough/rules.yaml:2458:3\n4079 rules/marlborough/rules.yaml:2458:3\n4080 rules/marlborough/rules.yaml:2458:3\n4082 rules/marlborough/rules.yaml:2458:3\n4083 rules/marlborough/rules.yaml:2458:3\n4086 rules/marlborough/rules.yaml:2458:3\n4101 rules/marlborough/rules.yaml:1220:7\n4107 rules/marlborough/rules.yaml:1221:7\n4108 rules/marlborough/rules.yaml:1222:7\n4114 rules/marlborough/rules.yaml:1223:7\n4115 rules/marlborough/rules.yaml:1224:7\n4119 rules/marlborough/rules.yaml:1225:7\n4123 rules/marlborough/rules.yaml:1226:7\n4124 rules/marlborough/rules.yaml:1227:11\n4125 rules/marlborough/rules.yaml:1228:7\n4126 rules/marlborough/rules.yaml:1229:7\n4127 rules/marlborough/rules.yaml:1230:7\n4132 rules/marlborough/rules.yaml:1231:7\n4137 rules/marlborough/rules.yaml:1232:7\n4138 rules/marlborough/rules.yaml:1233:7\n4139 rules/marlborough/rules.yaml:1234:7\n4140 rules/marlborough/rules.yaml:1235:7\n4141 rules/marlborough/rules.yaml:1236:7\n4142 rules/marlborough/rules.yaml:1237:7\n4143 rules/marlborough/rules.yaml:1238:7\n4144 rules/marlborough/rules.yaml:1239:7\n4145 rules/marlborough/rules.yaml:1240:7\n4146 rules/marlborough/rules.yaml:1241:7\n4147 rules/marlborough/rules.yaml:1242:7\n4164 rules/marlborough/rules.yaml:1243:7\n4165 rules/marlborough/rules.yaml:1244:7\n4166 rules/marlborough/rules.yaml:1245:11\n4193 rules/marlborough/rules.yaml:1246:7\n4194 rules/marlborough/rules.yaml:1247:7\n4195 rules/marlborough/rules.yaml:1249:15\n4196 rules/marlborough/rules.yaml:1250:19\n4197 rules/marlborough/rules.yaml:1251:15\n4198 rules/marlborough/rules.yaml:1252:15\n4199 rules/marlborough/rules.yaml:1253:15\n4200 rules/marlborough/rules.yaml:1254:19\n4202 rules/marlborough/rules.yaml:1256:15\n4203 rules/marlborough/rules.yaml:1257:15\n4204 rules/marlborough/rules.yaml:1258:15\n4205 rules/marlborough/rules.yaml:1259:15\n4206 rules/marlborough/rules.yaml:1260:15\n4207 rules/marlborough/rules.yaml:1261:19\n4209 rules/marlborough/rules.yaml:1263:15\n4210 rules/marlborough/rules.yaml:1264:15\n4211 rules/marlborough/rules.yaml:1265:15\n4212 rules/marlborough/rules.yaml:1266:15\n4224 rules/marlborough/rules.yaml:1267:19\n4226 rules/marlborough/rules.yaml:1269:15\n4227 rules/marlborough/rules.yaml:1270:15\n4228 rules/marlborough/rules.yaml:1271:15\n4234 rules/marlborough/rules.yaml:1272:19\n4235 rules/marlborough/rules.yaml:1273:19\n4236 rules/marlborough/rules.yaml:1274:15\n4237 rules/marlborough/rules.yaml:1275:15\n4238 rules/marlborough/rules.yaml:1276:15\n4239 rules/marlborough/rules.yaml:1277:19\n4241 rules/marlborough/rules.yaml:1279:15\n4242 rules/marlborough/rules.yaml:1280:19\n4243 rules/marlborough/rules.yaml:1281:15\n4244 rules/marlborough/rules.yaml:1282:15\n4245 rules/marlborough/rules.yaml:1283:15\n4246 rules/marlborough/rules.yaml:1284:15\n4247 rules/marlborough/rules.yaml:1285:15\n4248 rules/marlborough/rules.yaml:1286:19\n4253 rules/marlborough/rules.yaml:1911:7\n4259 rules/marlborough/rules.yaml:1912:7\n4266 rules/marlborough/rules.yaml:1913:7\n4282 rules/marlborough/rules.yaml:1914:7\n4283 rules/marlborough/rules.yaml:1915:11\n4290 rules/marlborough/rules.yaml:1917:7\n4294 rules/marlborough/rules.yaml:1740:7\n4299 rules/marlborough/rules.yaml:1741:11\n4300 rules/marlborough/rules.yaml:1742:11\n4312 rules/marlborough/rules.yaml:1743:15\n4319 rules/marlborough/rules.yaml:1744:15\n4354 rules/marlborough/rules.yaml:1745:15\n4355 rules/marlborough/rules.yaml:1747:19\n4357 rules/marlborough/rules.yaml:1749:19\n4358 rules/marlborough/rules.yaml:1750:19\n4359 rules/marlborough/rules.yaml:1751:23\n4366 rules/marlborough/rules.yaml:1752:19\n4368 rules/marlborough/rules.yaml:1753:19\n4373 rules/marlborough/rules.yaml:1885:7\n4379 rules/marlborough/rules.yaml:1886:7\n4386 rules/marlborough/rules.yaml:1887:7\n4393 rules/marlborough/rules.yaml:1888:7\n4411 rules/marlborough/rules.yaml:1891:7\n4415 rules/marlborough/rules.yaml:1892:7\n4419 rules/marlborough/rules.yaml:1893:7\n4420 rules/marlborough/rules.yaml:1894:11\n4427 rules/marlborough/rules.yaml:1895:7\n4428 rules/marlborough/rules.yaml:1896:11\n4435 rules/marlborough/rules.yaml:1897:7\n4436 rules/marlborough/rules.yaml:1898:7\n4437 rules/marlborough/rules.yaml:1899:7\n4438 rules/marlborough/rules.yaml:1901:7\n4439 rules/marlborough/rules.yaml:1902:7\n4443 rules/marlborough/rules.yaml:1953:7\n4444 rules/marlborough/rules.yaml:1954:7\n4445 rules/marlborough/rules.yaml:1955:7\n4446 rules/marlborough/rules.yaml:1956:11\n4447 rules/marlborough/rules.yaml:1957:7\n4453 rules/marlborough/rules.yaml:1958:7\n4454 rules/marlborough/rules.yaml:1959:7\n4463 rules/marlborough/rules.yaml:1843:7\n4469 rules/marlborough/rules.yaml:1844:7\n4472 rules/marlborough/rules.yaml:1847:11\n4474 rules/marlborough/rules.yaml:1849:11\n4475 rules/marlborough/rules.yaml:1850:11\n4476 rules/marlborough/rules.yaml:1851:11\n4477 rules/marlborough/rules.yaml:1852:15\n4481 rules/marlborough/rules.yaml:1855:15\n4483 rules/marlborough/rules.yaml:1858:11\n4490 rules/marlborough/rules.yaml:1859:11\n4491 rules/marlborough/rules.yaml:1861:19\n4493 rules/marlborough/rules.yaml:1864:19\n4495 rules/marlborough/rules.yaml:1866:19\n4496 rules/marlborough/rules.yaml:1867:23\n4498 rules/marlborough/rules.yaml:1870:23\n4500 rules/marlborough/rules.yaml:1873:19\n4505 rules/marlborough/rules.yaml:1926:7\n4506 rules/marlborough/rules.yaml:1927:7\n4511 rules/marlborough/rules.yaml:1928:11\n4518 rules/marlborough/rules.yaml:1929:11\n4539 rules/marlborough/rules.yaml:1930:11\n4540 rules/marlborough/rules.yaml:1931:11\n4541 rules/marlborough/rules.yaml:1932:15\n4552 rules/marlborough/rules.yaml:1933:15\n4553 rules/marlborough/rules.yaml:1934:19\n4555 rules/marlborough/rules.yaml:1936:19\n4556 rules/marlborough/rules.yaml:1937:19\n4557 rules/marlborough/rules.yaml:1938:23\n4558 rules/marlborough/rules.yaml:1939:19\n4559 rules/marlborough/rules.yaml:1940:23\n4561 rules/marlborough/rules.yaml:1942:23\n4567 rules/marlborough/rules.yaml:1803:7\n4574 rules/marlborough/rules.yaml:1804:7\n4580 rules/marlborough/rules.yaml:1805:7\n4581 rules/marlborough/rules.yaml:1807:11\n4583 rules/marlborough/rules.yaml:1809:11\n4586 rules/marlborough/rules.yaml:1810:11\n4591 rules/marlborough/rules.yaml:1811:11\n4592 rules/marlborough/rules.yaml:1812:11\n4593 rules/marlborough/rules.yaml:1813:15\n4601 rules/marlborough/rules.yaml:1815:15\n4608 rules/marlborough/rules.yaml:1816:11\n4614 rules/marlborough/rules.yaml:835:7\n4615 rules/marlborough/rules.yaml:836:7\n4616 rules/marlborough/rules.yaml:837:11\n4634 rules/marlborough/rules.yaml:838:11\n4635 rules/marlborough/rules.yaml:839:15\n4642 rules/marlborough/rules.yaml:840:11\n4643 rules/marlborough/rules.yaml:842:7\n4644 rules/marlborough/rules.yaml:843:7\n4651 rules/marlborough/rules.yaml:844:11\n4652 rules/marlborough/rules.yaml:845:15\n4654 rules/marlborough/rules.yaml:847:15\n4655 rules/marlborough/rules.yaml:848:15\n4659 rules/marlborough/rules.yaml:849:11\n4664 rules/marlborough/rules.yaml:2424:7\n4665 rules/marlborough/rules.yaml:2425:7\n4670 rules/marlborough/rules.yaml:2426:11\n4682 rules/marlborough/rules.yaml:2427:11\n4700 rules/marlborough/rules.yaml:2428:11\n4701 rules/marlborough/rules.yaml:2429:15\n4703 rules/marlborough/rules.yaml:2431:15\n4704 rules/marlborough/rules.yaml:2432:15\n4705 rules/marlborough/rules.yaml:2433:19\n4707 rules/marlborough/rules.yaml:2435:19\n4710 rules/marlborough/rules.yaml:2436:19\n4711 rules/marlborough/rules.yaml:2437:19\n4712 rules/marlborough/rules.yaml:2439:19\n4713 rules/marlborough/rules.yaml:2440:23\n4714 rules/marlborough/rules.yaml:2441:7\n4719 rules/marlborough/rules.yaml:1825:7\n4725 rules/marlborough/rules.yaml:1826:7\n4732 rules/marlborough/rules.yaml:1827:7\n4733 rules/marlborough/rules.yaml:1829:15\n4734 rules/marlborough/rules.yaml:1830:19\n4737 rules/marlborough/rules.yaml:1831:23\n4740 rules/marlborough/rules.yaml:1833:15\n4743 rules/marlborough/rules.yaml:1835:15\n4750 rules/marlborough/rules.yaml:1055:7\n4751 rules/marlborough/rules.yaml:1056:11\n4752 rules/marlborough/rules.yaml:1057:7\n4753 rules/marlborough/rules.yaml:1058:7\n4754 rules/marlborough/rules.yaml:1061:15\n4755 rules/marlborough/rules.yaml:1062:15\n4756 rules/marlborough/rules.yaml:1063:15\n4758 rules/marlborough/rules.yaml:1066:15\n4759 rules/marlborough/rules.yaml:1067:15\n4760 rules/marlborough/rules.yaml:1068:15\n4762 rules/marlborough/rules.yaml:1070:15\n4766 rules/marlborough/rules.yaml:1567:7\n4771 rules/marlborough/rules.yaml:1568:11\n4776 rules/marlborough/rules.yaml:1569:11\n4784 rules/marlborough/rules.yaml:1571:15\n4788 rules/marlborough/rules.yaml:1081:7\n4794 rules/marlborough/rules.yaml:1082:7\n4799 rules/marlborough/rules.yaml:1083:7\n4800 rules/marlborough/rules.yaml:1084:11\n4801 rules/marlborough/rules.yaml:1085:15\n4802 rules/marlborough/rules.yaml:1086:7\n4803 rules/marlborough/rules.yaml:1087:7\n4804 rules/marlborough/rules.yaml:1088:7\n4805 rules/marlborough/rules.yaml:1089:11\n4806 rules/marlborough/rules.yaml:1090:11\n4807 rules/marlborough/rules.yaml:1091:11\n4819 rules/marlborough/rules.yaml:1092:11\n4828 rules/marlborough/rules.yaml:1093:11\n4829 rules/marlborough/rules.yaml:1094:15\n4830 rules/marlborough/rules.yaml:1095:19\n4832 rules/marlborough/rules.yaml:1097:15\n4839 rules/marlborough/rules.yaml:1098:15\n4840 rules/marlborough/rules.yaml:1099:19\n4842 rules/marlborough/rules.yaml:1101:7\n4843 rules/marlborough/rules.yaml:1102:7\n4847 rules/marlborough/rules.yaml:2284:7\n4848 rules/marlborough/rules.yaml:2285:7\n4853 rules/marlborough/rules.yaml:2286:7\n4856 rules/marlborough/rules.yaml:2287:7\n4874 rules/marlborough/rules.yaml:2288:7\n4875 rules/marlborough/rules.yaml:2289:11\n4876 rules/marlborough/rules.yaml:2290:7\n4883 rules/marlborough/rules.yaml:2291:7\n4884 rules/marlborough/rules.yaml:2292:11\n4885 rules/marlborough/rules.yaml:2293:7\n4886 rules/marlborough/rules.yaml:2294:11\n4891 rules/marlborough/rules.yaml:2295:11\n4892 rules/marlborough/rules.yaml:2296:11\n4893 rules/marlborough/rules.yaml:2297:11\n4894 rules/marlborough/rules.yaml:2298:15\n4895 rules/marlborough/rules.yaml:2299:19\n4897 rules/marlborough/rules.yaml:2301:15\n4898 rules/marlborough/rules.yaml:2302:15\n4899 rules/marlborough/rules.yaml:2303:19\n4901 rules/marlborough/rules.yaml:2305:19\n4902 rules/marlborough/rules.yaml:2306:19\n4903 rules/marlborough/rules.yaml:2307:7\n4904 rules/marlborough/rules.yaml:2308:11\n4905 rules/marlborough/rules.yaml:2309:11\n4906 rules/marlborough/rules.yaml:2311:11\n4907 rules/marlborough/rules.yaml:2312:11\n4911 rules/marlborough/rules.yaml:2313:11\n4914 rules/marlborough/rules.yaml:2314:11\n4915 rules/marlborough/rules.yaml:2315:15\n4916 rules/marlborough/rules.yaml:2316:19\n4925 rules/marlborough/rules.yaml:2317:19\n4926 rules/marlborough/rules.yaml:2318:23\n4933 rules/marlborough/rules.yaml:2320:23\n4934 rules/marlborough/rules.yaml:2321:7\n4935 rules/marlborough/rules.yaml:2322:11\n4939 rules/marlborough/rules.yaml:1501:7\n4945 rules/marlborough/rules.yaml:1502:7\n4954 rules/marlborough/rules.yaml:1503:7\n4955 rules/marlborough/rules.yaml:1504:11\n4966 rules/marlborough/rules.yaml:1505:15\n4967 rules/marlborough/rules.yaml:1506:15\n4968 rules/marlborough/rules.yaml:1507:19\n4969 rules/marlborough/rules.yaml:1508:19\n4970 rules/marlborough/rules.yaml:1510:23\n4991 rules/marlborough/rules.yaml:1511:23\n4992 rules/marlborough/rules.yaml:1512:27\n4994 rules/marlborough/rules.yaml:1513:23\n4995 rules/marlborough/rules.yaml:1514:23\n4996 rules/marlborough/rules.yaml:1515:27\n4997 rules/marlborough/rules.yaml:1516:31\n5005 rules/marlborough/rules.yaml:2479:3\n5006 rules/marlborough/rules.yaml:2479:3\n5008 rules/marlborough/rules.yaml:2479:3\n5009 rules/marlborough/rules.yaml:2479:3\n5010 rules/marlborough/rules.yaml:2479:3\n5011 rules/marlborough/rules.yaml:2479:3\n5012 rules/marlborough/rules.yaml:2479:3\n5013 rules/marlborough/rules.yaml:2479:3\n5020 rules/marlborough/rules.yaml:2479:3\n5021 rules/marlborough/rules.yaml:2479:3\n5022 rules/marlborough/rules.yaml:2479:3\n5023 rules/marlborough/rules.yaml:2479:3\n5028 rules/marlborough/rules.yaml:2479:3\n5029 rules/marlborough/rules.yaml:2479:3\n5031 rules/marlborough/rules.yaml:2479:3\n5032 rules/marlborough/rules.yaml:2479:3\n5033 rules/marlborough/rules.yaml:2479:3\n5035 rules/marlborough/rules.yaml:2479:3\n5036 rules/marlborough/rules.yaml:2479:3\n5037 rules/marlborough/rules.yaml:2479:3\n5042 rules/marlborough/rules.yaml:2130:7\n5047 rules/marlborough/rules.yaml:2131:7\n5048 rules/marlborough/rules.yaml:2132:11\n5055 rules/marlborough/rules.yaml:2133:11\n5056 rules/marlborough/rules.yaml:2134:15\n5058 rules/marlborough/rules.yaml:2137:15\n5064 rules/marlborough/rules.yaml:1109:7\n5065 rules/marlborough/rules.yaml:1110:7\n5066 rules/marlborough/rules.yaml:1111:11\n5073 rules/marlborough/rules.yaml:1112:11\n5075 rules/marlborough/rules.yaml:1114:11\n5128 rules/marlborough/rules.yaml:1718:7\n5129 rules/marlborough/rules.yaml:1719:7\n5130 rules/marlborough/rules.yaml:1720:7\n5131 rules/marlborough/rules.yaml:1721:11\n5135 rules/marlborough/rules.yaml:1774:7\n5136 rules/marlborough/rules.yaml:1775:7\n5137 rules/marlborough/rules.yaml:1777:7\n5142 rules/marlborough/rules.yaml:1585:7\n5148 rules/marlborough/rules.yaml:1586:11\n5149 rules/marlborough/rules.yaml:1587:11\n5150 rules/marlborough/rules.yaml:1588:11\n5153 rules/marlborough/rules.yaml:1591:15\n5160 rules/marlborough/rules.yaml:1592:15\n5162 rules/marlborough/rules.yaml:1594:7\n5163 rules/marlborough/rules.yaml:1595:7\n5164 rules/marlborough/rules.yaml:1596:7\n5169 rules/marlborough/rules.yaml:1597:7\n5170 rules/marlborough/rules.yaml:1598:11\n5177 rules/marlborough/rules.yaml:1599:11\n5178 rules/marlborough/rules.yaml:1600:15\n5181 rules/marlborough/rules.yaml:1601:15\n5182 rules/marlborough/rules.yaml:1602:15\n5183 rules/marlborough/rules.yaml:1604:7\n5184 rules/marlborough/rules.yaml:1605:7\n5189 rules/marlborough/rules.yaml:1606:11\n5195 rules/marlborough/rules.yaml:1607:11\n5231 rules/marlborough/rules.yaml:1608:11\n5232 rules/marlborough/rules.yaml:1609:15\n5234 rules/marlborough/rules.yaml:1611:15\n5235 rules/marlborough/rules.yaml:1612:15\n5236 rules/marlborough/rules.yaml:1613:19\n5238 rules/marlborough/rules.yaml:1615:19\n5241 rules/marlborough/rules.yaml:1616:19\n5242 rules/marlborough/rules.yaml:1618:7\n5243 rules/marlborough/rules.yaml:1619:7\n5248 rules/marlborough/rules.yaml:1620:11\n5272 rules/marlborough/rules.yaml:1621:11\n5273 rules/marlborough/rules.yaml:1622:15\n5275 rules/marlborough/rules.yaml:1624:15\n5276 rules/marlborough/rules.yaml:1625:15\n5277 rules/marlborough/rules.yaml:1626:19\n5279 rules/marlborough/rules.yaml:1628:19\n5284 rules/marlborough/rules.yaml:1629:19\n5287 rules/marlborough/rules.yaml:1630:19\n5288 rules/marlborough/rules.yaml:1631:19\n5292 rules/marlborough/rules.yaml:1632:23\n5295 rules/marlborough/rules.yaml:1635:23\n5302 rules/marlborough/rules.yaml:1636:23\n5307 rules/marlborough/rules.yaml:1528:7\n5322 rules/marlborough/rules.yaml:1529:7\n5331 rules/marlborough/rules.yaml:1530:11\n5332 rules/marlborough/rules.yaml:1531:7\n5333 rules/marlborough/rules.yaml:1532:7\n5354 rules/marlborough/rules.yaml:1533:7\n5355 rules/marlborough/rules.yaml:1535:11\n5356 rules/marlborough/rules.yaml:1536:15\n5357 rules/marlborough/rules.yaml:1537:11\n5358 rules/marlborough/rules.yaml:1538:7\n5365 rules/marlborough/rules.yaml:1539:7\n5366 rules/marlborough/rules.yaml:1540:11\n5371 rules/marlborough/rules.yaml:2517:1\n5372 rules/marlborough/rules.yaml:2517:1\n5373 rules/marlborough/rules.yaml:2517:1\n5378 rules/marlborough/rules.yaml:2517:1\n5379 rules/marlborough/rules.yaml:2517:1\n5380 rules/marlborough/rules.yaml:2517:1\n5381 rules/marlborough/rules.yaml:2517:1\n5384 rules/marlborough/rules.yaml:2517:1\n5385 rules/marlborough/rules.yaml:2517:1\n5387 rules/marlborough/rules.yaml:2517:1\n5388 rules/marlborough/rules.yaml:2517:1\n5389 rules/marlborough/rules.yaml:2517:1\n5390 rules/marlborough/rules.yaml:2517:1\n5391 rules/marlborough/rules.yaml:2517:1\n5392 rules/marlborough/rules.yaml:2517:1\n5393 rules/marlborough/rules.yaml:2517:1\n5394 rules/marlborough/rules.yaml:2517:1\n5395 rules/marlborough/rules.yaml:2517:1\n5396 rules/marlborough/rules.yaml:2517:1\n5397 rules/marlborough/rules.yaml:2517:1\n5401 rules/marlborough/rules.yaml:1784:7\n5406 rules/marlborough/rules.yaml:1785:7\n5426 rules/marlborough/rules.yaml:1786:7\n5427 rules/marlborough/rules.yaml:1787:11\n5428 rules/marlborough/rules.yaml:1788:11\n5434 rules/marlborough/rules.yaml:1789:15\n5435 rules/marlborough/rules.yaml:1790:7\n5447 rules/marlborough/rules.yaml:1791:11\n5463 rules/marlborough/rules.yaml:1792:7\n5469 rules/marlborough/rules.yaml:1793:11\n5482 rules/marlborough/rules.yaml:2115:7\n5494 rules/marlborough/rules.yaml:2116:7\n5495 rules/marlborough/rules.yaml:2118:11\n5496 rules/marlborough/rules.yaml:2119:7\n5503 rules/marlborough/rules.yaml:2120:7\n5510 rules/marlborough/rules.yaml:2121:7\n5515 rules/marlborough/rules.yaml:1408:7\n5516 rules/marlborough/rules.yaml:1409:11\n5517 rules/marlborough/rules.yaml:1410:7\n5523 rules/marlborough/rules.yaml:1411:7\n5524 rules/marlborough/rules.yaml:1412:7\n5529 rules/marlborough/rules.yaml:1413:11\n5530 rules/marlborough/rules.yaml:1414:15\n5532 rules/marlborough/rules.yaml:1416:15\n5533 rules/marlborough/rules.yaml:1417:11\n5534 rules/marlborough/rules.yaml:1418:15\n5535 rules/marlborough/rules.yaml:1419:11\n5536 rules/marlborough/rules.yaml:1420:15\n5538 rules/marlborough/rules.yaml:1422:15\n5539 rules/marlborough/rules.yaml:1423:11\n5548 rules/marlborough/rules.yaml:2452:7\n5550 rules/marlborough/rules.yaml:2453:7\n5557 rules/marlborough/rules.yaml:2454:7\n5564 rules/marlborough/rules.yaml:2168:7\n5565 rules/marlborough/rules.yaml:2169:7\n5566 rules/marlborough/rules.yaml:2170:11\n5567 rules/marlborough/rules.yaml:2171:7\n5573 rules/marlborough/rules.yaml:2172:7\n5579 rules/marlborough/rules.yaml:2173:7\n5580 rules/marlborough/rules.yaml:2174:7\n5584 rules/marlborough/rules.yaml:2175:11\n5585 rules/marlborough/rules.yaml:2176:7\n5586 rules/marlborough/rules.yaml:2177:7\n5587 rules/marlborough/rules.yaml:2178:11\n5588 rules/marlborough/rules.yaml:2179:7\n5594 rules/marlborough/rules.yaml:2180:7\n5595 rules/marlborough/rules.yaml:2181:7\n5596 rules/marlborough/rules.yaml:2183:7\n5597 rules/marlborough/rules.yaml:2185:15\n5599 rules/marlborough/rules.yaml:2187:15\n5601 rules/marlborough/rules.yaml:2189:15\n5603 rules/marlborough/rules.yaml:2191:15\n5604 rules/marlborough/rules.yaml:2192:15\n5606 rules/marlborough/rules.yaml:2194:15\n5607 rules/marlborough/rules.yaml:2195:15\n5608 rules/marlborough/rules.yaml:2196:15\n5609 rules/marlborough/rules.yaml:2197:19\n5616 rules/marlborough/rules.yaml:2198:19\n5617 rules/marlborough/rules.yaml:2199:15\n5621 rules/marlborough/rules.yaml:2147:7\n5627 rules/marlborough/rules.yaml:2148:7\n5628 rules/marlborough/rules.yaml:2149:7\n5629 rules/marlborough/rules.yaml:2150:11\n5630 rules/marlborough/rules.yaml:2152:7\n5631 rules/marlborough/rules.yaml:2153:7\n5632 rules/marlborough/rules.yaml:2154:7\n5635 rules/marlborough/rules.yaml:2156:7\n5636 rules/marlborough/rules.yaml:2157:7\n5637 rules/marlborough/rules.yaml:2158:11\n5642 rules/marlborough/rules.yaml:2255:7\n5643 rules/marlborough/rules.yaml:2256:7\n5648 rules/marlborough/rules.yaml:2257:11\n5653 rules/marlborough/rules.yaml:2258:11\n5658 rules/marlborough/rules.yaml:2259:11\n5659 rules/marlborough/rules.yaml:2260:15\n5661 rules/marlborough/rules.yaml:2262:15\n5662 rules/marlborough/rules.yaml:2263:15\n5663 rules/marlborough/rules.yaml:2264:19\n5665 rules/marlborough/rules.yaml:2266:19\n5668 rules/marlborough/rules.yaml:2267:19\n5673 rules/marlborough/rules.yaml:1681:7\n5674 rules/marlborough/rules.yaml:1682:7\n5675 rules/marlborough/rules.yaml:1683:7\n5676 rules/marlborough/rules.yaml:1684:7\n5681 rules/marlborough/rules.yaml:1685:11\n5686 rules/marlborough/rules.yaml:1686:11\n5690 rules/marlborough/rules.yaml:1687:11\n5691 rules/marlborough/rules.yaml:1688:11\n5692 rules/marlborough/rules.yaml:1689:15\n5694 rules/marlborough/rules.yaml:1691:15\n5701 rules/marlborough/rules.yaml:1692:15\n5703 rules/marlborough/rules.yaml:1694:15\n5704 rules/marlborough/rules.yaml:1695:15\n5705 rules/marlborough/rules.yaml:1696:19\n5707 rules/marlborough/rules.yaml:1698:19\n5708 rules/marlborough/rules.yaml:1699:7\n5715 rules/marlborough/rules.yaml:2027:7\n5716 rules/marlborough/rules.yaml:2028:7\n5717 rules/marlborough/rules.yaml:2029:7\n5718 rules/marlborough/rules.yaml:2030:7\n5719 rules/marlborough/rules.yaml:2032:7\n5720 rules/marlborough/rules.yaml:2034:15\n5721 rules/marlborough/rules.yaml:2035:19\n5723 rules/marlborough/rules.yaml:2037:19\n5725 rules/marlborough/rules.yaml:2039:15\n5726 rules/marlborough/rules.yaml:2040:19\n5730 rules/marlborough/rules.yaml:2044:15\n5731 rules/marlborough/rules.yaml:2045:15\n5733 rules/marlborough/rules.yaml:2047:15\n5734 rules/marlborough/rules.yaml:2048:15\n5736 rules/marlborough/rules.yaml:2050:15\n5737 rules/marlborough/rules.yaml:2051:15\n5739 rules/marlborough/rules.yaml:2053:15\n5744 rules/marlborough/rules.yaml:2382:7\n5750 rules/marlborough/rules.yaml:2383:7\n5757 rules/marlborough/rules.yaml:2384:7\n5771 rules/marlborough/rules.yaml:2385:7\n5772 rules/marlborough/rules.yaml:2386:11\n5779 rules/marlborough/rules.yaml:2387:7\n5780 rules/marlborough/rules.yaml:2388:7\n5781 rules/marlborough/rules.yaml:2389:7\n5784 rules/marlborough/rules.yaml:2391:7\n5785 rules/marlborough/rules.yaml:2392:7\n5786 rules/marlborough/rules.yaml:2393:11\n5787 rules/marlborough/rules.yaml:2395:7\n5788 rules/marlborough/rules.yaml:2396:11\n5789 rules/marlborough/rules.yaml:2397:7\n5790 rules/marlborough/rules.yaml:2398:7\n5800 rules/marlborough/rules.yaml:2399:7\n5801 rules/marlborough/rules.yaml:2400:11\n5802 rules/marlborough/rules.yaml:2401:15\n5804 rules/marlborough/rules.yaml:2403:7\n5817 rules/marlborough/rules.yaml:2404:7\n5818 rules/marlborough/rules.yaml:2405:11\n5819 rules/marlborough/rules.yaml:2406:7\n5820 rules/marlborough/rules.yaml:2407:7\n5821 rules/marlborough/rules.yaml:2408:11\n5822 rules/marlborough/rules.yaml:2409:11\n5830 rules/marlborough/rules.yaml:2410:11\n5831 rules/marlborough/rules.yaml:2411:11\n5835 rules/marlborough/rules.yaml:2362:7\n5836 rules/marlborough/rules.yaml:2363:7\n5837 rules/marlborough/rules.yaml:2364:11\n5838 rules/marlborough/rules.yaml:2365:11\n5839 rules/marlborough/rules.yaml:2366:15\n5840 rules/marlborough/rules.yaml:2367:15\n5841 rules/marlborough/rules.yaml:2368:7\n5845 rules/marlborough/rules.yaml:2336:7\n5855 rules/marlborough/rules.yaml:2337:7\n5856 rules/marlborough/rules.yaml:2339:11\n5857 rules/marlborough/rules.yaml:2340:7\n5858 rules/marlborough/rules.yaml:2341:7\n5864 rules/marlborough/rules.yaml:2342:7\n5865 rules/marlborough/rules.yaml:2343:7\n5866 rules/marlborough/rules.yaml:2344:11\n5872 rules/marlborough/rules.yaml:2346:7\n5877 rules/marlborough/rules.yaml:2347:11\n5878 rules/marlborough/rules.yaml:2348:11\n5879 rules/marlborough/rules.yaml:2349:15\n5886 rules/marlborough/rules.yaml:2350:15\n5887 rules/marlborough/rules.yaml:2351:15\n5893 rules/marlborough/rules.yaml:2212:7\n5894 rules/marlborough/rules.yaml:2213:11\n5895 rules/marlborough/rules.yaml:2214:11\n5904 rules/marlborough/rules.yaml:2215:15\n5905 rules/marlborough/rules.yaml:2216:15\n5906 rules/marlborough/rules.yaml:2217:19\n5909 rules/marlborough/rules.yaml:2218:19\n5913 rules/marlborough/rules.yaml:976:7\n5914 rules/marlborough/rules.yaml:977:7\n5915 rules/marlborough/rules.yaml:978:11\n5916 rules/marlborough/rules.yaml:979:7\n5919 rules/marlborough/rules.yaml:981:11\n5920 rules/marlborough/rules.yaml:982:7\n5921 rules/marlborough/rules.yaml:983:11\n5922 rules/marlborough/rules.yaml:984:15\n5923 rules/marlborough/rules.yaml:985:7\n5924 rules/marlborough/rules.yaml:986:7\n5925 rules/marlborough/rules.yaml:987:7\n5926 rules/marlborough/rules.yaml:988:11\n5927 rules/marlborough/rules.yaml:989:7\n5928 rules/marlborough/rules.yaml:990:7\n5929 rules/marlborough/rules.yaml:991:7\n5930 rules/marlborough/rules.yaml:992:7\n5948 rules/marlborough/rules.yaml:993:7\n5957 rules/marlborough/rules.yaml:994:11\n5962 rules/marlborough/rules.yaml:995:7\n5963 rules/marlborough/rules.yaml:997:11\n5964 rules/marlborough/rules.yaml:998:15\n5965 rules/marlborough/rules.yaml:999:11\n5966 rules/marlborough/rules.yaml:1000:7\n5973 rules/marlborough/rules.yaml:1001:7\n5974 rules/marlborough/rules.yaml:1002:11\n5980 rules/marlborough/rules.yaml:2498:3\n5981 rules/marlborough/rules.yaml:2498:3\n5983 rules/marlborough/rules.yaml:2498:3\n5984 rules/marlborough/rules.yaml:2498:3\n5985 rules/marlborough/rules.yaml:2498:3\n5986 rules/marlborough/rules.yaml:2498:3\n5987 rules/marlborough/rules.yaml:2498:3\n5988 rules/marlborough/rules.yaml:2498:3\n5995 rules/marlborough/rules.yaml:2498:3\n5996 rules/marlborough/rules.yaml:2498:3\n5997 rules/marlborough/rules.yaml:2498:3\n5998 rules/marlborough/rules.yaml:2498:3\n6009 rules/marlborough/rules.yaml:2498:3\n6010 rules/marlborough/rules.yaml:2498:3\n6012 rules/marlborough/rules.yaml:2498:3\n6013 rules/marlborough/rules.yaml:2498:3\n6014 rules/marlborough/rules.yaml:2498:3\n6016 rules/marlborough/rules.yaml:2498:3\n6017 rules/marlborough/rules.yaml:2498:3\n6018 rules/marlborough/rules.yaml:2498:3\n6025 rules/marlborough/rules.yaml:1441:7\n6031 rules/marlborough/rules.yaml:1442:7\n6045 rules/marlborough/rules.yaml:1443:7\n6056 rules/marlborough/rules.yaml:1444:7\n6067 rules/marlborough/rules.yaml:1445:11\n6068 rules/marlborough/rules.yaml:1447:7\n6073 rules/marlborough/rules.yaml:1448:7\n6081 rules/marlborough/rules.yaml:1449:7\n6082 rules/marlborough/rules.yaml:1450:11\n6083 rules/marlborough/rules.yaml:1451:7\n6084 rules/marlborough/rules.yaml:1452:11\n6085 rules/marlborough/rules.yaml:1453:7\n6086 rules/marlborough/rules.yaml:1454:11\n6087 rules/marlborough/rules.yaml:1455:7\n6088 rules/marlborough/rules.yaml:1456:11\n6089 rules/marlborough/rules.yaml:1457:15\n6093 rules/marlborough/rules.yaml:1461:7\n6094 rules/marlborough/rules.yaml:1462:11\n6097 rules/marlborough/rules.yaml:1463:15\n6098 rules/marlborough/rules.yaml:1464:19\n6101 rules/marlborough/rules.yaml:1468:7\n6102 rules/marlborough/rules.yaml:1469:11\n6103 rules/marlborough/rules.yaml:1471:11\n6104 rules/marlborough/rules.yaml:1472:15\n6107 rules/marlborough/rules.yaml:1473:15\n6108 rules/marlborough/rules.yaml:1474:19\n6115 rules/marlborough/rules.yaml:1475:19\n6116 rules/marlborough/rules.yaml:1476:7\n6117 rules/marlborough/rules.yaml:1477:11\n6118 rules/marlborough/rules.yaml:1478:7\n6130 rules/marlborough/rules.yaml:1479:7\n6139 rules/marlborough/rules.yaml:1480:11\n6140 rules/marlborough/rules.yaml:1481:7\n6141 rules/marlborough/rules.yaml:1482:7\n6142 rules/marlborough/rules.yaml:1483:11\n6143 rules/marlborough/rules.yaml:1484:7\n6144 rules/marlborough/rules.yaml:1485:7\n6145 rules/marlborough/rules.yaml:1486:11\n6146 rules/marlborough/rules.yaml:1487:11\n6147 rules/marlborough/rules.yaml:1488:15\n6162 rules/marlborough/rules.yaml:1489:11\n6163 rules/marlborough/rules.yaml:1490:11\n6168 rules/marlborough/rules.yaml:1321:7\n6189 rules/marlborough/rules.yaml:1322:7\n6190 rules/marlborough/rules.yaml:1323:7\n6191 rules/marlborough/rules.yaml:1324:11\n6215 rules/marlborough/rules.yaml:1325:7\n6216 rules/marlborough/rules.yaml:1326:7\n6217 rules/marlborough/rules.yaml:1327:11\n6218 rules/marlborough/rules.yaml:1329:11\n6219 rules/marlborough/rules.yaml:1330:7\n6220 rules/marlborough/rules.yaml:1331:7\n6221 rules/marlborough/rules.yaml:1332:7\n6222 rules/marlborough/rules.yaml:1333:7\n6231 rules/marlborough/rules.yaml:1334:7\n6245 rules/marlborough/rules.yaml:1335:7\n6246 rules/marlborough/rules.yaml:1336:11\n6247 rules/marlborough/rules.yaml:1338:7\n6256 rules/marlborough/rules.yaml:1339:11\n6257 rules/marlborough/rules.yaml:1340:11\n6258 rules/marlborough/rules.yaml:1341:7\n6269 rules/marlborough/rules.yaml:1342:7\n6270 rules/marlborough/rules.yaml:1343:7\n6271 rules/marlborough/rules.yaml:1344:11\n6272 rules/marlborough/rules.yaml:1345:11\n6273 rules/marlborough/rules.yaml:1346:15\n6274 rules/marlborough/rules.yaml:1347:11\n6275 rules/marlborough/rules.yaml:1348:15\n6277 rules/marlborough/rules.yaml:1351:15\n6278 rules/marlborough/rules.yaml:1353:7\n6279 rules/marlborough/rules.yaml:1354:7\n6280 rules/marlborough/rules.yaml:1355:11\n6292 rules/marlborough/rules.yaml:1356:7\n6293 rules/marlborough/rules.yaml:1357:11\n6294 rules/marlborough/rules.yaml:1358:7\n6295 rules/marlborough/rules.yaml:1359:7\n6296 rules/marlborough/rules.yaml:1360:11\n6297 rules/marlborough/rules.yaml:1361:15\n6299 rules/marlborough/rules.yaml:1362:15\n6302 rules/marlborough/rules.yaml:1366:7\n6303 rules/marlborough/rules.yaml:1367:11\n6304 rules/marlborough/rules.yaml:1369:11\n6305 rules/marlborough/rules.yaml:1370:15\n6306 rules/marlborough/rules.yaml:1371:15\n6307 rules/marlborough/rules.yaml:1372:19\n6314 rules/marlborough/rules.yaml:1373:19\n6315 rules/marlborough/rules.yaml:1374:7\n6320 rules/marlborough/rules.yaml:1375:7\n6321 rules/marlborough/rules.yaml:1376:11\n6322 rules/marlborough/rules.yaml:1377:7\n6323 rules/marlborough/rules.yaml:1378:7\n6324 rules/marlborough/rules.yaml:1379:11\n6325 rules/marlborough/rules.yaml:1380:7\n6326 rules/marlborough/rules.yaml:1381:7\n6327 rules/marlborough/rules.yaml:1382:11\n6328 rules/marlborough/rules.yaml:1383:11\n6329 rules/marlborough/rules.yaml:1384:15\n6336 rules/marlborough/rules.yaml:1385:15\n6337 rules/marlborough/rules.yaml:1386:15\n6338 rules/marlborough/rules.yaml:1387:19\n6339 rules/marlborough/rules.yaml:1389:11\n6344 rules/marlborough/rules.yaml:1390:11\n6345 rules/marlborough/rules.yaml:1391:15\n6351 rules/marlborough/rules.yaml:1392:11\n6352 rules/marlborough/rules.yaml:1393:15\n6358 rules/marlborough/rules.yaml:1394:11\n6359 rules/marlborough/rules.yaml:1395:11\n6360 rules/marlborough/rules.yaml:1396:11\n6361 rules/marlborough/rules.yaml:1397:11\n6362 rules/marlborough/rules.yaml:1398:15\n6363 rules/marlborough/rules.yaml:1399:11\n6367 rules/marlborough/rules.yaml:1981:7\n6370 rules/marlborough/rules.yaml:1982:11\n6371 rules/marlborough/rules.yaml:1983:11\n6372 rules/marlborough/rules.yaml:1984:11\n6373 rules/marlborough/rules.yaml:1985:15\n6375 rules/marlborough/rules.yaml:1987:15\n6379 rules/marlborough/flow.yaml:11:7\n6380 rules/marlborough/flow.yaml:12:11\n6386 rules/marlborough/rules.yaml:941:7\n6387 rules/marlborough/rules.yaml:942:7\n6388 rules/marlborough/rules.yaml:943:7\n6389 rules/marlborough/rules.yaml:944:11\n6390 rules/marlborough/rules.yaml:945:11\n6391 rules/marlborough/rules.yaml:946:15\n6392 rules/marlborough/rules.yaml:947:15\n6393 rules/marlborough/rules.yaml:948:7\n6398 rules/marlborough/rules.yaml:949:11\n6399 rules/marlborough/rules.yaml:950:11\n6406 rules/marlborough/rules.yaml:951:11\n6407 rules/marlborough/rules.yaml:952:11\n6408 rules/marlborough/rules.yaml:953:11\n6409 rules/marlborough/rules.yaml:954:7\n6410 rules/marlborough/rules.yaml:955:11\n6415 rules/marlborough/rules.yaml:1549:7\n6416 rules/marlborough/rules.yaml:1550:7\n6417 rules/marlborough/rules.yaml:1551:11\n6418 rules/marlborough/rules.yaml:1552:11\n6419 rules/marlborough/rules.yaml:1553:7\n6422 rules/marlborough/rules.yaml:1554:7\n6423 rules/marlborough/rules.yaml:1555:7\n6431 rules/marlborough/rules.yaml:1999:7\n6432 rules/marlborough/rules.yaml:2000:7\n6433 rules/marlborough/rules.yaml:2001:11\n6434 rules/marlborough/rules.yaml:2002:11\n6441 rules/marlborough/rules.yaml:2003:15\n6442 rules/marlborough/rules.yaml:2004:15\n6450 rules/marlborough/rules.yaml:2005:15\n6468 rules/marlborough/rules.yaml:2006:15\n6469 rules/marlborough/rules.yaml:2007:15\n6470 rules/marlborough/rules.yaml:2008:19\n6477 rules/marlborough/rules.yaml:2009:19\n6478 rules/marlborough/rules.yaml:2010:23\n6481 rules/marlborough/rules.yaml:2011:23\n6482 rules/marlborough/rules.yaml:2013:19\n6483 rules/marlborough/rules.yaml:2014:23\n6484 rules/marlborough/rules.yaml:2015:23\n6488 rules/marlborough/rules.yaml:1647:7\n6492 rules/marlborough/rules.yaml:1648:7\n6493 rules/marlborough/rules.yaml:1649:11\n6494 rules/marlborough/rules.yaml:1650:11\n6495 rules/marlborough/rules.yaml:1651:7\n6496 rules/marlborough/rules.yaml:1652:11\n6500 rules/marlborough/flow.yaml:104:7\n6501 rules/marlborough/flow.yaml:105:11\n6505 rules/marlborough/flow.yaml:50:7\n6508 rules/marlborough/flow.yaml:51:11\n6509 rules/marlborough/flow.yaml:52:15\n6513 rules/marlborough/flow.yaml:67:7\n6516 rules/marlborough/flow.yaml:68:11\n6517 rules/marlborough/flow.yaml:69:15\n6521 rules/marlborough/flow.yaml:85:7\n6525 rules/marlborough/flow.yaml:61:7\n6526 rules/marlborough/flow.yaml:62:11\n6527 rules/marlborough/flow.yaml:63:15\n6531 rules/marlborough/flow.yaml:89:7\n6532 rules/marlborough/flow.yaml:90:11\n6536 rules/marlborough/flow.yaml:45:7\n6537 rules/marlborough/flow.yaml:46:11\n6541 rules/marlborough/flow.yaml:79:7\n6542 rules/marlborough/flow.yaml:80:11\n6543 rules/marlborough/flow.yaml:81:15\n6547 rules/marlborough/flow.yaml:56:7\n6548 rules/marlborough/flow.yaml:57:11\n6552 rules/marlborough/rules.yaml:1043:7\n6558 rules/marlborough/rules.yaml:1044:7\n6559 rules/marlborough/rules.yaml:1045:11\n6560 rules/marlborough/rules.yaml:1046:7\n6567 rules/marlborough/rules.yaml:1047:7\n6571 rules/marlborough/rules.yaml:2095:7\n6576 rules/marlborough/rules.yaml:2096:7\n6577 rules/marlborough/rules.yaml:2098:11\n6578 rules/marlborough/rules.yaml:2099:7\n6579 rules/marlborough/rules.yaml:2100:7\n6598 rules/marlborough/rules.yaml:1018:7\n6599 rules/marlborough/rules.yaml:1019:7\n6607 rules/marlborough/rules.yaml:1020:11\n6608 rules/marlborough/rules.yaml:1021:7\n6650 rules/marlborough/rules.yaml:1022:7\n6651 rules/marlborough/rules.yaml:1023:11\n6652 rules/marlborough/rules.yaml:1024:7\n6670 rules/marlborough/rules.yaml:1025:7\n6676 rules/marlborough/rules.yaml:1026:7\n6677 rules/marlborough/rules.yaml:1027:11\n6679 rules/marlborough/rules.yaml:1028:11\n6683 rules/marlborough/rules.yaml:1029:15\n6684 rules/marlborough/rules.yaml:1030:7\n6685 rules/marlborough/rules.yaml:1031:11\n6686 rules/marlborough/rules.yaml:1032:11\n6687 rules/marlborough/rules.yaml:1033:7\n6702 rules/marlborough/rules.yaml:1034:11\n6710 rules/marlborough/rules.yaml:1035:15\n6712 rules/marlborough/rules.yaml:1036:15\n6761 rules/marlborough/rules.yaml:1125:7\n6762 rules/marlborough/rules.yaml:1126:7\n6768 rules/marlborough/rules.yaml:1127:7\n6769 rules/marlborough/rules.yaml:1128:11\n6771 rules/marlborough/rules.yaml:1129:7\n6772 rules/marlborough/rules.yaml:1130:11\n6774 rules/marlborough/rules.yaml:1131:7\n6777 rules/marlborough/rules.yaml:1132:7\n6778 rules/marlborough/rules.yaml:1133:7\n6779 rules/marlborough/rules.yaml:1134:7\n6784 rules/marlborough/rules.yaml:1135:11\n6785 rules/marlborough/rules.yaml:1136:11\n6813 rules/marlborough/rules.yaml:1139:11\n6814 rules/marlborough/rules.yaml:1140:11\n6815 rules/marlborough/rules.yaml:1141:11\n6816 rules/marlborough/rules.yaml:1143:19\n6817 rules/marlborough/rules.yaml:1144:23\n6819 rules/marlborough/rules.yaml:1146:23\n6820 rules/marlborough/rules.yaml:1147:23\n6830 rules/marlborough/rules.yaml:1153:19\n6833 rules/marlborough/rules.yaml:1149:19\n6837 rules/marlborough/rules.yaml:1151:19\n6846 rules/marlborough/rules.yaml:1155:11\n6847 rules/marlborough/rules.yaml:1156:11\n6850 rules/marlborough/rules.yaml:1157:11\n6855 rules/marlborough/rules.yaml:1158:11\n6856 rules/marlborough/rules.yaml:1159:11\n6877 rules/marlborough/rules.yaml:1160:15\n6928 rules/marlborough/rules.yaml:1163:15\n6929 rules/marlborough/rules.yaml:1164:15\n6935 rules/marlborough/rules.yaml:1166:15\n6947 rules/marlborough/rules.yaml:1167:15\n6948 rules/marlborough/rules.yaml:1168:15\n6965 rules/marlborough/rules.yaml:1169:15\n6966 rules/marlborough/rules.yaml:1170:15\n6972 rules/marlborough/rules.yaml:1172:15\n6984 rules/marlborough/rules.yaml:1173:15\n6985 rules/marlborough/rules.yaml:1174:15\n7002 rules/marlborough/rules.yaml:1175:15\n7003 rules/marlborough/rules.yaml:1176:15\n7006 rules/marlborough/rules.yaml:1177:11\n7007 rules/marlborough/rules.yaml:1178:11\n7008 rules/marlborough/rules.yaml:1179:11\n7009 rules/marlborough/rules.yaml:1180:11\n7010 rules/marlborough/rules.yaml:1181:11\n7011 rules/marlborough/rules.yaml:1182:11\n7012 rules/marlborough/rules.yaml:1183:11\n7023 rules/marlborough/rules.yaml:1185:19\n7030 rules/marlborough/rules.yaml:1186:19\n7038 rules/marlborough/rules.yaml:1187:23\n7039 rules/marlborough/rules.yaml:1188:23\n7043 rules/marlborough/rules.yaml:1190:19\n7048 rules/marlborough/rules.yaml:1195:23\n7051 rules/marlborough/rules.yaml:1191:23\n7055 rules/marlborough/rules.yaml:1193:23\n7059 rules/marlborough/rules.yaml:1197:19\n7060 rules/marlborough/rules.yaml:1198:19\n7073 rules/marlborough/rules.yaml:1199:19\n7076 rules/marlborough/rules.yaml:1202:23\n7079 rules/marlborough/rules.yaml:1200:23\n7083 rules/marlborough/rules.yaml:1204:19\n7090 rules/marlborough/rules.yaml:1205:19\n7097 rules/marlborough/rules.yaml:1206:19\n7108 rules/marlborough/rules.yaml:1207:23\n7112 rules/marlborough/rules.yaml:1209:19\n7155 rules/marlborough/rules.yaml:2458:3\n7160 rules/marlborough/rules.yaml:2458:3\n7162 rules/marlborough/rules.yaml:2458:3\n7163 rules/marlborough/rules.yaml:2458:3\n7164 rules/marlborough/rules.yaml:2458:3\n7165 rules/marlborough/rules.yaml:2458:3\n7166 rules/marlborough/rules.yaml:2458:3\n7167 rules/marlborough/rules.yaml:2458:3\n7180 rules/marlborough/rules.yaml:2458:3\n7181 rules/marlborough/rules.yaml:2458:3\n7193 rules/marlborough/rules.yaml:2458:3\n7199 rules/marlborough/rules.yaml:2458:3\n7212 rules/marlborough/rules.yaml:2458:3\n7213 rules/marlborough/rules.yaml:2458:3\n7235 rules/marlborough/rules.yaml:2458:3\n7275 rules/marlborough/rules.yaml:2458:3\n7276 rules/marlborough/rules.yaml:2458:3\n7278 rules/marlborough/rules.yaml:2458:3\n7279 rules/marlborough/rules.yaml:2458:3\n7283 rules/marlborough/rules.yaml:2458:3\n7323 rules/marlborough/rules.yaml:1220:7\n7324 rules/marlborough/rules.yaml:1221:7\n7325 rules/marlborough/rules.yaml:1222:7\n7333 rules/marlborough/rules.yaml:1223:7\n7334 rules/marlborough/rules.yaml:1224:7\n7335 rules/marlborough/rules.yaml:1225:7\n7336 rules/marlborough/rules.yaml:1226:7\n7337 rules/marlborough/rules.yaml:1227:11\n7338 rules/marlborough/rules.yaml:1228:7\n7339 rules/marlborough/rules.yaml:1229:7\n7340 rules/marlborough/rules.yaml:1230:7\n7348 rules/marlborough/rules.yaml:1231:7\n7356 rules/marlborough/rules.yaml:1232:7\n7357 rules/marlborough/rules.yaml:1233:7\n7358 rules/marlborough/rules.yaml:1234:7\n7359 rules/marlborough/rules.yaml:1235:7\n7360 rules/marlborough/rules.yaml:1236:7\n7361 rules/marlborough/rules.yaml:1237:7\n7362 rules/marlborough/rules.yaml:1238:7\n7408 rules/marlborough/rules.yaml:1239:7\n7409 rules/marlborough/rules.yaml:1240:7\n7410 rules/marlborough/rules.yaml:1241:7\n7411 rules/marlborough/rules.yaml:1242:7\n7438 rules/marlborough/rules.yaml:1243:7\n7490 rules/marlborough/rules.yaml:1244:7\n7491 rules/marlborough/rules.yaml:1245:11\n7518 rules/marlborough/rules.yaml:1246:7\n7519 rules/marlborough/rules.yaml:1247:7\n7530 rules/marlborough/rules.yaml:1249:15\n7531 rules/marlborough/rules.yaml:1250:19\n7532 rules/marlborough/rules.yaml:1251:15\n7539 rules/marlborough/rules.yaml:1252:15\n7546 rules/marlborough/rules.yaml:1253:15\n7551 rules/marlborough/rules.yaml:1254:19\n7555 rules/marlborough/rules.yaml:1256:15\n7565 rules/marlborough/rules.yaml:1257:15\n7572 rules/marlborough/rules.yaml:1258:15\n7579 rules/marlborough/rules.yaml:1259:15\n7586 rules/marlborough/rules.yaml:1260:15\n7591 rules/marlborough/rules.yaml:1261:19\n7595 rules/marlborough/rules.yaml:1263:15\n7596 rules/marlborough/rules.yaml:1264:15\n7603 rules/marlborough/rules.yaml:1265:15\n7610 rules/marlborough/rules.yaml:1266:15\n7616 rules/marlborough/rules.yaml:1267:19\n7619 rules/marlborough/rules.yaml:1269:15\n7626 rules/marlborough/rules.yaml:1270:15\n7633 rules/marlborough/rules.yaml:1271:15\n7637 rules/marlborough/rules.yaml:1272:19\n7638 rules/marlborough/rules.yaml:1273:19\n7639 rules/marlborough/rules.yaml:1274:15\n7646 rules/marlborough/rules.yaml:1275:15\n7653 rules/marlborough/rules.yaml:1276:15\n7658 rules/marlborough/rules.yaml:1277:19\n7662 rules/marlborough/rules.yaml:1279:15\n7663 rules/marlborough/rules.yaml:1280:19\n7664 rules/marlborough/rules.yaml:1281:15\n7665 rules/marlborough/rules.yaml:1282:15\n7666 rules/marlborough/rules.yaml:1283:15\n7673 rules/marlborough/rules.yaml:1284:15\n7680 rules/marlborough/rules.yaml:1285:15\n7685 rules/marlborough/rules.yaml:1286:19\n7705 rules/marlborough/rules.yaml:1911:7\n7706 rules/marlborough/rules.yaml:1912:7\n7707 rules/marlborough/rules.yaml:1913:7\n7731 rules/marlborough/rules.yaml:1914:7\n7732 rules/marlborough/rules.yaml:1915:11\n7735 rules/marlborough/rules.yaml:1916:7\n7736 rules/marlborough/rules.yaml:1917:7\n7767 rules/marlborough/rules.yaml:1740:7\n7784 rules/marlborough/rules.yaml:1741:11\n7785 rules/marlborough/rules.yaml:1742:11\n7798 rules/marlborough/rules.yaml:1743:15\n7805 rules/marlborough/rules.yaml:1744:15\n7841 rules/marlborough/rules.yaml:1745:15\n7842 rules/marlborough/rules.yaml:1746:19\n7843 rules/marlborough/rules.yaml:1747:19\n7849 rules/marlborough/rules.yaml:1749:19\n7850 rules/marlborough/rules.yaml:1750:19\n7858 rules/marlborough/rules.yaml:1751:23\n7873 rules/marlborough/rules.yaml:1752:19\n7875 rules/marlborough/rules.yaml:1753:19\n7876 rules/marlborough/rules.yaml:1754:19\n7907 rules/marlborough/rules.yaml:1885:7\n7908 rules/marlborough/rules.yaml:1886:7\n7909 rules/marlborough/rules.yaml:1887:7\n7910 rules/marlborough/rules.yaml:1888:7\n7940 rules/marlborough/rules.yaml:1891:7\n7941 rules/marlborough/rules.yaml:1892:7\n7942 rules/marlborough/rules.yaml:1893:7\n7943 rules/marlborough/rules.yaml:1894:11\n7946 rules/marlborough/rules.yaml:1895:7\n7947 rules/marlborough/rules.yaml:1896:11\n7950 rules/marlborough/rules.yaml:1897:7\n7951 rules/marlborough/rules.yaml:1898:7\n7952 rules/marlborough/rules.yaml:1899:7\n7953 rules/marlborough/rules.yaml:1900:7\n7954 rules/marlborough/rules.yaml:1901:7\n7955 rules/marlborough/rules.yaml:1902:7\n7983 rules/marlborough/rules.yaml:1953:7\n7992 rules/marlborough/rules.yaml:1954:7\n7998 rules/marlborough/rules.yaml:1955:7\n7999 rules/marlborough/rules.yaml:1956:11\n8000 rules/marlborough/rules.yaml:1957:7\n8001 rules/marlborough/rules.yaml:1958:7\n8008 rules/marlborough/rules.yaml:1959:7\n8034 rules/marlborough/rules.yaml:1843:7\n8035 rules/marlborough/rules.yaml:1844:7\n8036 rules/marlborough/rules.yaml:1845:11\n8045 rules/marlborough/rules.yaml:1847:11\n8049 rules/marlborough/rules.yaml:1849:11\n8050 rules/marlborough/rules.yaml:1850:11\n8061 rules/marlborough/rules.yaml:1851:11\n8062 rules/marlborough/rules.yaml:1852:15\n8065 rules/marlborough/rules.yaml:1853:15\n8070 rules/marlborough/rules.yaml:1855:15\n8077 rules/marlborough/rules.yaml:1856:15\n8083 rules/marlborough/rules.yaml:1858:11\n8102 rules/marlborough/rules.yaml:1859:11\n8105 rules/marlborough/rules.yaml:1863:19\n8106 rules/marlborough/rules.yaml:1864:19\n8113 rules/marlborough/rules.yaml:1861:19\n8117 rules/marlborough/rules.yaml:1866:19\n8122 rules/marlborough/rules.yaml:1867:23\n8126 rules/marlborough/rules.yaml:1869:23\n8127 rules/marlborough/rules.yaml:1870:23\n8131 rules/marlborough/rules.yaml:1872:19\n8132 rules/marlborough/rules.yaml:1873:19\n8155 rules/marlborough/rules.yaml:1926:7\n8156 rules/marlborough/rules.yaml:1927:7\n8170 rules/marlborough/rules.yaml:1928:11\n8171 rules/marlborough/rules.yaml:1929:11\n8190 rules/marlborough/rules.yaml:1930:11\n8191 rules/marlborough/rules.yaml:1931:11\n8200 rules/marlborough/rules.yaml:1932:15\n8225 rules/marlborough/rules.yaml:1933:15\n8226 rules/marlborough/rules.yaml:1934:19\n8232 rules/marlborough/rules.yaml:1936:19\n8233 rules/marlborough/rules.yaml:1937:19\n8241 rules/marlborough/rules.yaml:1938:23\n8251 rules/marlborough/rules.yaml:1939:19\n8256 rules/marlborough/rules.yaml:1940:23\n8261 rules/marlborough/rules.yaml:1942:23\n8289 rules/marlborough/rules.yaml:1803:7\n8296 rules/marlborough/rules.yaml:1804:7\n8304 rules/marlborough/rules.yaml:1805:7\n8305 rules/marlborough/rules.yaml:1806:11\n8306 rules/marlborough/rules.yaml:1807:11\n8311 rules/marlborough/rules.yaml:1809:11\n8314 rules/marlborough/rules.yaml:1810:11\n8319 rules/marlborough/rules.yaml:1811:11\n8320 rules/marlborough/rules.yaml:1812:11\n8330 rules/marlborough/rules.yaml:1813:15\n8341 rules/marlborough/rules.yaml:1815:15\n8349 rules/marlborough/rules.yaml:1816:11\n8351 rules/marlborough/rules.yaml:1817:11\n8374 rules/marlborough/rules.yaml:835:7\n8377 rules/marlborough/rules.yaml:836:7\n8385 rules/marlborough/rules.yaml:837:11\n8397 rules/marlborough/rules.yaml:838:11\n8398 rules/marlborough/rules.yaml:839:15\n8401 rules/marlborough/rules.yaml:840:11\n8402 rules/marlborough/rules.yaml:841:11\n8405 rules/marlborough/rules.yaml:842:7\n8406 rules/marlborough/rules.yaml:843:7\n8419 rules/marlborough/rules.yaml:844:11\n8422 rules/marlborough/rules.yaml:847:15\n8423 rules/marlborough/rules.yaml:848:15\n8429 rules/marlborough/rules.yaml:845:15\n8436 rules/marlborough/rules.yaml:849:11\n8458 rules/marlborough/rules.yaml:2424:7\n8459 rules/marlborough/rules.yaml:2425:7\n8470 rules/marlborough/rules.yaml:2426:11\n8485 rules/marlborough/rules.yaml:2427:11\n8503 rules/marlborough/rules.yaml:2428:11\n8504 rules/marlborough/rules.yaml:2429:15\n8513 rules/marlborough/rules.yaml:2431:15\n8521 rules/marlborough/rules.yaml:2432:15\n8522 rules/marlborough/rules.yaml:2433:19\n8524 rules/marlborough/rules.yaml:2435:19\n8527 rules/marlborough/rules.yaml:2436:19\n8528 rules/marlborough/rules.yaml:2437:19\n8529 rules/marlborough/rules.yaml:2438:19\n8530 rules/marlborough/rules.yaml:2439:19\n8531 rules/marlborough/rules.yaml:2440:23\n8535 rules/marlborough/rules.yaml:2441:7\n8549 rules/marlborough/rules.yaml:1825:7\n8550 rules/marlborough/rules.yaml:1826:7\n8561 rules/marlborough/rules.yaml:1827:7\n8562 rules/marlborough/rules.yaml:1829:15\n8563 rules/marlborough/rules.yaml:1830:19\n8567 rules/marlborough/rules.yaml:1831:23\n8570 rules/marlborough/rules.yaml:1833:15\n8573 rules/marlborough/rules.yaml:1835:15\n8575 rules/marlborough/rules.yaml:1836:7\n8594 rules/marlborough/rules.yaml:1055:7\n8595 rules/marlborough/rules.yaml:1056:11\n8596 rules/marlborough/rules.yaml:1057:7\n8597 rules/marlborough/rules.yaml:1058:7\n8602 rules/marlborough/rules.yaml:1070:15\n8605 rules/marlborough/rules.yaml:1060:15\n8606 rules/marlborough/rules.yaml:1061:15\n8607 rules/marlborough/rules.yaml:1062:15\n8614 rules/marlborough/rules.yaml:1063:15\n8617 rules/marlborough/rules.yaml:1065:15\n8618 rules/marlborough/rules.yaml:1066:15\n8619 rules/marlborough/rules.yaml:1067:15\n8626 rules/marlborough/rules.yaml:1068:15\n8643 rules/marlborough/rules.yaml:1567:7\n8663 rules/marlborough/rules.yaml:1568:11\n8668 rules/marlborough/rules.yaml:1569:11\n8681 rules/marlborough/rules.yaml:1570:15\n8682 rules/marlborough/rules.yaml:1571:15\n8712 rules/marlborough/rules.yaml:1081:7\n8713 rules/marlborough/rules.yaml:1082:7\n8718 rules/marlborough/rules.yaml:1083:7\n8719 rules/marlborough/rules.yaml:1084:11\n8720 rules/marlborough/rules.yaml:1085:15\n8721 rules/marlborough/rules.yaml:1086:7\n8722 rules/marlborough/rules.yaml:1087:7\n8723 rules/marlborough/rules.yaml:1088:7\n8728 rules/marlborough/rules.yaml:1089:11\n8729 rules/marlborough/rules.yaml:1090:11\n8730 rules/marlborough/rules.yaml:1091:11\n8742 rules/marlborough/rules.yaml:1092:11\n8751 rules/marlborough/rules.yaml:1093:11\n8752 rules/marlborough/rules.yaml:1094:15\n8753 rules/marlborough/rules.yaml:1095:19\n8761 rules/marlborough/rules.yaml:1097:15\n8774 rules/marlborough/rules.yaml:1098:15\n8775 rules/marlborough/rules.yaml:1099:19\n8777 rules/marlborough/rules.yaml:1100:15\n8780 rules/marlborough/rules.yaml:1101:7\n8781 rules/marlborough/rules.yaml:1102:7\n8821 rules/marlborough/rules.yaml:2284:7\n8822 rules/marlborough/rules.yaml:2285:7\n8828 rules/marlborough/rules.yaml:2286:7\n8833 rules/marlborough/rules.yaml:2287:7\n8849 rules/marlborough/rules.yaml:2288:7\n8850 rules/marlborough/rules.yaml:2289:11\n8851 rules/marlborough/rules.yaml:2290:7\n8868 rules/marlborough/rules.yaml:2291:7\n8869 rules/marlborough/rules.yaml:2292:11\n8870 rules/marlborough/rules.yaml:2293:7\n8881 rules/marlborough/rules.yaml:2294:11\n8887 rules/marlborough/rules.yaml:2295:11\n8888 rules/marlborough/rules.yaml:2296:11\n8889 rules/marlborough/rules.yaml:2297:11\n8890 rules/marlborough/rules.yaml:2298:15\n8891 rules/marlborough/rules.yaml:2299:19\n8897 rules/marlborough/rules.yaml:2301:15\n8898 rules/marlborough/rules.yaml:2302:15\n8899 rules/marlborough/rules.yaml:2303:19\n8911 rules/marlborough/rules.yaml:2305:19\n8937 rules/marlborough/rules.yaml:2306:19\n8941 rules/marlborough/rules.yaml:2307:7\n8952 rules/marlborough/rules.yaml:2308:11\n8953 rules/marlborough/rules.yaml:2309:11\n8954 rules/marlborough/rules.yaml:2310:11\n8955 rules/marlborough/rules.yaml:2311:11\n8958 rules/marlborough/rules.yaml:2312:11\n8959 rules/marlborough/rules.yaml:2313:11\n8962 rules/marlborough/rules.yaml:2314:11\n8968 rules/marlborough/rules.yaml:2315:15\n8980 rules/marlborough/rules.yaml:2316:19\n8989 rules/marlborough/rules.yaml:2317:19\n9009 rules/marlborough/rules.yaml:2318:23\n9046 rules/marlborough/rules.yaml:2319:23\n9047 rules/marlborough/rules.yaml:2320:23\n9051 rules/marlborough/rules.yaml:2321:7\n9052 rules/marlborough/rules.yaml:2322:11\n9073 rules/marlborough/rules.yaml:1501:7\n9074 rules/marlborough/rules.yaml:1502:7\n9086 rules/marlborough/rules.yaml:1503:7\n9097 rules/marlborough/rules.yaml:1504:11\n9116 rules/marlborough/rules.yaml:1505:15\n9129 rules/marlborough/rules.yaml:1506:15\n9135 rules/marlborough/rules.yaml:1507:19\n9136 rules/marlborough/rules.yaml:1508:19\n9139 rules/marlborough/rules.yaml:1518:23\n9143 rules/marlborough/rules.yaml:1509:23\n9144 rules/marlborough/rules.yaml:1510:23\n9172 rules/marlborough/rules.yaml:1511:23\n9173 rules/marlborough/rules.yaml:1512:27\n9175 rules/marlborough/rules.yaml:1513:23\n9187 rules/marlborough/rules.yaml:1514:23\n9188 rules/marlborough/rules.yaml:1515:27\n9189 rules/marlborough/rules.yaml:1516:31\n9218 rules/marlborough/rules.yaml:2479:3\n9223 rules/marlborough/rules.yaml:2479:3\n9225 rules/marlborough/rules.yaml:2479:3\n9226 rules/marlborough/rules.yaml:2479:3\n9227 rules/marlborough/rules.yaml:2479:3\n9228 rules/marlborough/rules.yaml:2479:3\n9229 rules/marlborough/rules.yaml:2479:3\n9230 rules/marlborough/rules.yaml:2479:3\n9243 rules/marlborough/rules.yaml:2479:3\n9244 rules/marlborough/rules.yaml:2479:3\n9256 rules/marlborough/rules.yaml:2479:3\n9262 rules/marlborough/rules.yaml:2479:3\n9267 rules/marlborough/rules.yaml:2479:3\n9268 rules/marlborough/rules.yaml:2479:3\n9290 rules/marlborough/rules.yaml:2479:3\n9330 rules/marlborough/rules.yaml:2479:3\n9331 rules/marlborough/rules.yaml:2479:3\n9333 rules/marlborough/rules.yaml:2479:3\n9334 rules/marlborough/rules.yaml:2479:3\n9338 rules/marlborough/rules.yaml:2479:3\n9355 rules/marlborough/rules.yaml:2130:7\n9360 rules/marlborough/rules.yaml:2131:7\n9368 rules/marlborough/rules.yaml:2132:11\n9374 rules/marlborough/rules.yaml:2133:11\n9375 rules/marlborough/rules.yaml:2134:15\n9376 rules/marlborough/rules.yaml:2135:15\n9378 rules/marlborough/rules.yaml:2137:15\n9401 rules/marlborough/rules.yaml:1109:7\n9402 rules/marlborough/rules.yaml:1110:7\n9405 rules/marlborough/rules.yaml:1114:11\n9413 rules/marlborough/rules.yaml:1111:11\n9419 rules/marlborough/rules.yaml:1112:11\n9434 rules/marlborough/rules.yaml:1718:7\n9435 rules/marlborough/rules.yaml:1719:7\n9436 rules/marlborough/rules.yaml:1720:7\n9441 rules/marlborough/rules.yaml:1721:11\n9457 rules/marlborough/rules.yaml:1774:7\n9458 rules/marlborough/rules.yaml:1775:7\n9459 rules/marlborough/rules.yaml:1776:7\n9460 rules/marlborough/rules.yaml:1777:7\n9496 rules/marlborough/rules.yaml:1585:7\n9516 rules/marlborough/rules.yaml:1586:11\n9517 rules/marlborough/rules.yaml:1587:11\n9518 rules/marlborough/rules.yaml:1588:11\n9519 rules/marlborough/rules.yaml:1589:15\n9528 rules/marlborough/rules.yaml:1591:15\n9541 rules/marlborough/rules.yaml:1592:15\n9543 rules/marlborough/rules.yaml:1593:15\n9547 rules/marlborough/rules.yaml:1594:7\n9554 rules/marlborough/rules.yaml:1595:7\n9555 rules/marlborough/rules.yaml:1596:7\n9560 rules/marlborough/rules.yaml:1597:7\n9568 rules/marlborough/rules.yaml:1598:11\n9581 rules/marlborough/rules.yaml:1599:11\n9586 rules/marlborough/rules.yaml:1600:15\n9589 rules/marlborough/rules.yaml:1601:15\n9596 rules/marlborough/rules.yaml:1602:15\n9597 rules/marlborough/rules.yaml:1603:15\n9600 rules/marlborough/rules.yaml:1604:7\n9601 rules/marlborough/rules.yaml:1605:7\n9612 rules/marlborough/rules.yaml:1606:11\n9615 rules/marlborough/rules.yaml:1607:11\n9655 rules/marlborough/rules.yaml:1608:11\n9656 rules/marlborough/rules.yaml:1609:15\n9665 rules/marlborough/rules.yaml:1611:15\n9671 rules/marlborough/rules.yaml:1612:15\n9672 rules/marlborough/rules.yaml:1613:19\n9674 rules/marlborough/rules.yaml:1615:19\n9677 rules/marlborough/rules.yaml:1616:19\n9678 rules/marlborough/rules.yaml:1617:19\n9682 rules/marlborough/rules.yaml:1618:7\n9683 rules/marlborough/rules.yaml:1619:7\n9694 rules/marlborough/rules.yaml:1620:11\n9718 rules/marlborough/rules.yaml:1621:11\n9719 rules/marlborough/rules.yaml:1622:15\n9728 rules/marlborough/rules.yaml:1624:15\n9736 rules/marlborough/rules.yaml:1625:15\n9737 rules/marlborough/rules.yaml:1626:19\n9743 rules/marlborough/rules.yaml:1628:19\n9748 rules/marlborough/rules.yaml:1629:19\n9751 rules/marlborough/rules.yaml:1630:19\n9752 rules/marlborough/rules.yaml:1631:19\n9756 rules/marlborough/rules.yaml:1632:23\n9758 rules/marlborough/rules.yaml:1633:23\n9767 rules/marlborough/rules.yaml:1635:23\n9780 rules/marlborough/rules.yaml:1636:23\n9782 rules/marlborough/rules.yaml:1637:23\n9843 rules/marlborough/rules.yaml:1528:7\n9860 rules/marlborough/rules.yaml:1529:7\n9865 rules/marlborough/rules.yaml:1530:11\n9866 rules/marlborough/rules.yaml:1531:7\n9867 rules/marlborough/rules.yaml:1532:7\n9888 rules/marlborough/rules.yaml:1533:7\n9889 rules/marlborough/rules.yaml:1534:11\n9890 rules/marlborough/rules.yaml:1535:11\n9891 rules/marlborough/rules.yaml:1536:15\n9892 rules/marlborough/rules.yaml:1537:11\n9893 rules/marlborough/rules.yaml:1538:7\n9906 rules/marlborough/rules.yaml:1539:7\n9907 rules/marlborough/rules.yaml:1540:11\n9909 rules/marlborough/rules.yaml:1541:7\n9935 rules/marlborough/rules.yaml:2517:1\n9936 rules/marlborough/rules.yaml:2517:1\n9937 rules/marlborough/rules.yaml:2517:1\n9948 rules/marlborough/rules.yaml:2517:1\n9949 rules/marlborough/rules.yaml:2517:1\n9961 rules/marlborough/rules.yaml:2517:1\n9980 rules/marlborough/rules.yaml:2517:1\n10014 rules/marlborough/rules.yaml:2517:1\n10015 rules/marlborough/rules.yaml:2517:1\n10021 rules/marlborough/rules.yaml:2517:1\n10022 rules/marlborough/rules.yaml:2517:1\n10023 rules/marlborough/rules.yaml:2517:1\n10024 rules/marlborough/rules.yaml:2517:1\n10025 rules/marlborough/rules.yaml:2517:1\n10026 rules/marlborough/rules.yaml:2517:1\n10037 rules/marlborough/rules.yaml:2517:1\n10060 rules/marlborough/rules.yaml:2517:1\n10103 rules/marlborough/rules.yaml:2517:1\n10104 rules/marlborough/rules.yaml:2517:1\n10105 rules/marlborough/rules.yaml:2517:1\n10109 rules/marlborough/rules.yaml:2517:1\n10110 rules/marlborough/rules.yaml:2517:1\n10111 rules/marlborough/rules.yaml:2517:1\n10112 rules/marlborough/rules.yaml:2517:1\n10137 rules/marlborough/rules.yaml:1784:7\n10143 rules/marlborough/rules.yaml:1785:7\n10160 rules/marlborough/rules.yaml:1786:7\n10161 rules/marlborough/rules.yaml:1787:11\n10162 rules/marlborough/rules.yaml:1788:11\n10168 rules/marlborough/rules.yaml:1789:15\n10169 rules/marlborough/rules.yaml:1790:7\n10196 rules/marlborough/rules.yaml:1791:11\n10221 rules/marlborough/rules.yaml:1792:7\n10242 rules/marlborough/rules.yaml:1793:11\n10277 rules/marlborough/rules.yaml:2115:7\n10292 rules/marlborough/rules.yaml:2116:7\n10293 rules/marlborough/rules.yaml:2117:11\n10294 rules/marlborough/rules.yaml:2118:11\n10295 rules/marlborough/rules.yaml:2119:7\n10306 rules/marlborough/rules.yaml:2120:7\n10324 rules/marlborough/rules.yaml:2121:7\n10326 rules/marlborough/rules.yaml:2122:7\n10357 rules/marlborough/rules.yaml:1408:7\n10358 rules/marlborough/rules.yaml:1409:11\n10359 rules/marlborough/rules.yaml:1410:7\n10360 rules/marlborough/rules.yaml:1411:7\n10361 rules/marlborough/rules.yaml:1412:7\n10372 rules/marlborough/rules.yaml:1413:11\n10377 rules/marlborough/rules.yaml:1414:15\n10381 rules/marlborough/rules.yaml:1416:15\n10388 rules/marlborough/rules.yaml:1417:11\n10393 rules/marlborough/rules.yaml:1418:15\n10400 rules/marlborough/rules.yaml:1419:11\n10401 rules/marlborough/rules.yaml:1420:15\n10403 rules/marlborough/rules.yaml:1422:15\n10404 rules/marlborough/rules.yaml:1423:11\n10418 rules/marlborough/rules.yaml:2452:7\n10420 rules/marlborough/rules.yaml:2453:7\n10431 rules/marlborough/rules.yaml:2454:7\n10435 rules/marlborough/rules.yaml:2455:7\n10455 rules/marlborough/rules.yaml:2168:7\n10456 rules/marlborough/rules.yaml:2169:7\n10457 rules/marlborough/rules.yaml:2170:11\n10458 rules/marlborough/rules.yaml:2171:7\n10464 rules/marlborough/rules.yaml:2172:7\n10468 rules/marlborough/rules.yaml:2173:7\n10469 rules/marlborough/rules.yaml:2174:7\n10476 rules/marlborough/rules.yaml:2175:11\n10477 rules/marlborough/rules.yaml:2176:7\n10488 rules/marlborough/rules.yaml:2177:7\n10489 rules/marlborough/rules.yaml:2178:11\n10490 rules/marlborough/rules.yaml:2179:7\n10491 rules/marlborough/rules.yaml:2180:7\n10492 rules/marlborough/rules.yaml:2181:7\n10493 rules/marlborough/rules.yaml:2182:7\n10494 rules/marlborough/rules.yaml:2183:7\n10495 rules/marlborough/rules.yaml:2185:15\n10506 rules/marlborough/rules.yaml:2187:15\n10510 rules/marlborough/rules.yaml:2189:15\n10514 rules/marlborough/rules.yaml:2191:15\n10521 rules/marlborough/rules.yaml:2192:15\n10525 rules/marlborough/rules.yaml:2194:15\n10532 rules/marlborough/rules.yaml:2195:15\n10533 rules/marlborough/rules.yaml:2196:15\n10541 rules/marlborough/rules.yaml:2197:19\n10547 rules/marlborough/rules.yaml:2198:19\n10550 rules/marlborough/rules.yaml:2199:15\n10601 rules/marlborough/rules.yaml:2147:7\n10602 rules/marlborough/rules.yaml:2148:7\n10603 rules/marlborough/rules.yaml:2149:7\n10604 rules/marlborough/rules.yaml:2150:11\n10605 rules/marlborough/rules.yaml:2151:11\n10606 rules/marlborough/rules.yaml:2152:7\n10609 rules/marlborough/rules.yaml:2153:7\n10610 rules/marlborough/rules.yaml:2154:7\n10613 rules/marlborough/rules.yaml:2155:7\n10614 rules/marlborough/rules.yaml:2156:7\n10621 rules/marlborough/rules.yaml:2157:7\n10622 rules/marlborough/rules.yaml:2158:11\n10639 rules/marlborough/rules.yaml:2255:7\n10640 rules/marlborough/rules.yaml:2256:7\n10651 rules/marlborough/rules.yaml:2257:11\n10657 rules/marlborough/rules.yaml:2258:11\n10662 rules/marlborough/rules.yaml:2259:11\n10663 rules/marlborough/rules.yaml:2260:15\n10672 rules/marlborough/rules.yaml:2262:15\n10678 rules/marlborough/rules.yaml:2263:15\n10679 rules/marlborough/rules.yaml:2264:19\n10681 rules/marlborough/rules.yaml:2266:19\n10684 rules/marlborough/rules.yaml:2267:19\n10685 rules/marlborough/rules.yaml:2268:19\n10708 rules/marlborough/rules.yaml:1681:7\n10709 rules/marlborough/rules.yaml:1682:7\n10710 rules/marlborough/rules.yaml:1683:7\n10711 rules/marlborough/rules.yaml:1684:7\n10722 rules/marlborough/rules.yaml:1685:11\n10728 rules/marlborough/rules.yaml:1686:11\n10729 rules/marlborough/rules.yaml:1687:11\n10730 rules/marlborough/rules.yaml:1688:11\n10731 rules/marlborough/rules.yaml:1689:15\n10742 rules/marlborough/rules.yaml:1691:15\n10755 rules/marlborough/rules.yaml:1692:15\n10762 rules/marlborough/rules.yaml:1694:15\n10775 rules/marlborough/rules.yaml:1695:15\n10776 rules/marlborough/rules.yaml:1696:19\n10778 rules/marlborough/rules.yaml:1698:19\n10782 rules/marlborough/rules.yaml:1699:7\n10785 rules/marlborough/rules.yaml:1700:7\n10810 rules/marlborough/rules.yaml:2027:7\n10811 rules/marlborough/rules.yaml:2028:7\n10812 rules/marlborough/rules.yaml:2029:7\n10813 rules/marlborough/rules.yaml:2030:7\n10814 rules/marlborough/rules.yaml:2031:7\n10815 rules/marlborough/rules.yaml:2032:7\n10816 rules/marlborough/rules.yaml:2034:15\n10817 rules/marlborough/rules.yaml:2035:19\n10819 rules/marlborough/rules.yaml:2037:19\n10824 rules/marlborough/rules.yaml:2044:15\n10825 rules/marlborough/rules.yaml:2045:15\n10832 rules/marlborough/rules.yaml:2053:15\n10835 rules/marlborough/rules.yaml:2039:15\n10838 rules/marlborough/rules.yaml:2042:19\n10841 rules/marlborough/rules.yaml:2040:19\n10845 rules/marlborough/rules.yaml:2047:15\n10846 rules/marlborough/rules.yaml:2048:15\n10850 rules/marlborough/rules.yaml:2050:15\n10851 rules/marlborough/rules.yaml:2051:15\n10881 rules/marlborough/rules.yaml:2382:7\n10882 rules/marlborough/rules.yaml:2383:7\n10883 rules/marlborough/rules.yaml:2384:7\n10901 rules/marlborough/rules.yaml:2385:7\n10902 rules/marlborough/rules.yaml:2386:11\n10905 rules/marlborough/rules.yaml:2387:7\n10906 rules/marlborough/rules.yaml:2388:7\n10907 rules/marlborough/rules.yaml:2389:7\n10912 rules/marlborough/rules.yaml:2390:7\n10913 rules/marlborough/rules.yaml:2391:7\n10914 rules/marlborough/rules.yaml:2392:7\n10915 rules/marlborough/rules.yaml:2393:11\n10916 rules/marlborough/rules.yaml:2394:11\n10917 rules/marlborough/rules.yaml:2395:7\n10918 rules/marlborough/rules.yaml:2396:11\n10919 rules/marlborough/rules.yaml:2397:7\n10920 rules/marlborough/rules.yaml:2398:7\n10938 rules/marlborough/rules.yaml:2399:7\n10939 rules/marlborough/rules.yaml:2400:11\n10940 rules/marlborough/rules.yaml:2401:15\n10942 rules/marlborough/rules.yaml:2402:11\n10943 rules/marlborough/rules.yaml:2403:7\n10954 rules/marlborough/rules.yaml:2404:7\n10955 rules/marlborough/rules.yaml:2405:11\n10956 rules/marlborough/rules.yaml:2406:7\n10969 rules/marlborough/rules.yaml:2407:7\n10974 rules/marlborough/rules.yaml:2408:11\n10975 rules/marlborough/rules.yaml:2409:11\n10992 rules/marlborough/rules.yaml:2410:11\n10993 rules/marlborough/rules.yaml:2411:11\n11013 rules/marlborough/rules.yaml:2362:7\n11014 rules/marlborough/rules.yaml:2363:7\n11022 rules/marlborough/rules.yaml:2364:11\n11028 rules/marlborough/rules.yaml:2365:11\n11033 rules/marlborough/rules.yaml:2366:15\n11039 rules/marlborough/rules.yaml:2367:15\n11041 rules/marlborough/rules.yaml:2368:7\n11071 rules/marlborough/rules.yaml:2336:7\n11079 rules/marlborough/rules.yaml:2337:7\n11080 rules/marlborough/rules.yaml:2338:11\n11081 rules/marlborough/rules.yaml:2339:11\n11082 rules/marlborough/rules.yaml:2340:7\n11083 rules/marlborough/rules.yaml:2341:7\n11086 rules/marlborough/rules.yaml:2342:7\n11087 rules/marlborough/rules.yaml:2343:7\n11088 rules/marlborough/rules.yaml:2344:11\n11089 rules/marlborough/rules.yaml:2345:7\n11090 rules/marlborough/rules.yaml:2346:7\n11107 rules/marlborough/rules.yaml:2347:11\n11108 rules/marlborough/rules.yaml:2348:11\n11117 rules/marlborough/rules.yaml:2349:15\n11130 rules/marlborough/rules.yaml:2350:15\n11131 rules/marlborough/rules.yaml:2351:15\n11133 rules/marlborough/rules.yaml:2352:15\n11153 rules/marlborough/rules.yaml:2212:7\n11164 rules/marlborough/rules.yaml:2213:11\n11165 rules/marlborough/rules.yaml:2214:11\n11177 rules/marlborough/rules.yaml:2215:15\n11185 rules/marlborough/rules.yaml:2216:15\n11186 rules/marlborough/rules.yaml:2217:19\n11189 rules/marlborough/rules.yaml:2218:19\n11190 rules/marlborough/rules.yaml:2219:19\n11214 rules/marlborough/rules.yaml:976:7\n11215 rules/marlborough/rules.yaml:977:7\n11216 rules/marlborough/rules.yaml:978:11\n11217 rules/marlborough/rules.yaml:979:7\n11220 rules/marlborough/rules.yaml:980:11\n11221 rules/marlborough/rules.yaml:981:11\n11222 rules/marlborough/rules.yaml:982:7\n11223 rules/marlborough/rules.yaml:983:11\n11224 rules/marlborough/rules.yaml:984:15\n11225 rules/marlborough/rules.yaml:985:7\n11232 rules/marlborough/rules.yaml:986:7\n11233 rules/marlborough/rules.yaml:987:7\n11234 rules/marlborough/rules.yaml:988:11\n11235 rules/marlborough/rules.yaml:989:7\n11236 rules/marlborough/rules.yaml:990:7\n11237 rules/marlborough/rules.yaml:991:7\n11238 rules/marlborough/rules.yaml:992:7\n11256 rules/marlborough/rules.yaml:993:7\n11259 rules/marlborough/rules.yaml:994:11\n11264 rules/marlborough/rules.yaml:995:7\n11265 rules/marlborough/rules.yaml:996:11\n11266 rules/marlborough/rules.yaml:997:11\n11267 rules/marlborough/rules.yaml:998:15\n11268 rules/marlborough/rules.yaml:999:11\n11269 rules/marlborough/rules.yaml:1000:7\n11282 rules/marlborough/rules.yaml:1001:7\n11283 rules/marlborough/rules.yaml:1002:11\n11285 rules/marlborough/rules.yaml:1003:7\n11308 rules/marlborough/rules.yaml:2498:3\n11313 rules/marlborough/rules.yaml:2498:3\n11315 rules/marlborough/rules.yaml:2498:3\n11316 rules/marlborough/rules.yaml:2498:3\n11317 rules/marlborough/rules.yaml:2498:3\n11318 rules/marlborough/rules.yaml:2498:3\n11319 rules/marlborough/rules.yaml:2498:3\n11320 rules/marlborough/rules.yaml:2498:3\n11333 rules/marlborough/rules.yaml:2498:3\n11334 rules/marlborough/rules.yaml:2498:3\n11346 rules/marlborough/rules.yaml:2498:3\n11352 rules/marlborough/rules.yaml:2498:3\n11355 rules/marlborough/rules.yaml:2498:3\n11356 rules/marlborough/rules.yaml:2498:3\n11377 rules/marlborough/rules.yaml:2498:3\n11415 rules/marlborough/rules.yaml:2498:3\n11416 rules/marlborough/rules.yaml:2498:3\n11418 rules/marlborough/rules.yaml:2498:3\n11419 rules/marlborough/rules.yaml:2498:3\n11423 rules/marlborough/rules.yaml:2498:3\n11461 rules/marlborough/rules.yaml:1441:7\n11467 rules/marlborough/rules.yaml:1442:7\n11481 rules/marlborough/rules.yaml:1443:7\n11492 rules/marlborough/rules.yaml:1444:7\n11496 rules/marlborough/rules.yaml:1445:11\n11497 rules/marlborough/rules.yaml:1446:11\n11498 rules/marlborough/rules.yaml:1447:7\n11499 rules/marlborough/rules.yaml:1448:7\n11555 rules/marlborough/rules.yaml:1449:7\n11556 rules/marlborough/rules.yaml:1450:11\n11557 rules/marlborough/rules.yaml:1451:7\n11561 rules/marlborough/rules.yaml:1452:11\n11562 rules/marlborough/rules.yaml:1453:7\n11563 rules/marlborough/rules.yaml:1454:11\n11564 rules/marlborough/rules.yaml:1455:7\n11565 rules/marlborough/rules.yaml:1456:11\n11566 rules/marlborough/rules.yaml:1457:15\n11568 rules/marlborough/rules.yaml:1458:11\n11570 rules/marlborough/rules.yaml:1460:11\n11571 rules/marlborough/rules.yaml:1461:7\n11572 rules/marlborough/rules.yaml:1462:11\n11575 rules/marlborough/rules.yaml:1463:15\n11576 rules/marlborough/rules.yaml:1464:19\n11577 rules/marlborough/rules.yaml:1465:15\n11579 rules/marlborough/rules.yaml:1467:15\n11580 rules/marlborough/rules.yaml:1468:7\n11585 rules/marlborough/rules.yaml:1469:11\n11586 rules/marlborough/rules.yaml:1470:11\n11587 rules/marlborough/rules.yaml:1471:11\n11592 rules/marlborough/rules.yaml:1472:15\n11593 rules/marlborough/rules.yaml:1473:15\n11601 rules/marlborough/rules.yaml:1474:19\n11613 rules/marlborough/rules.yaml:1475:19\n11616 rules/marlborough/rules.yaml:1476:7\n11621 rules/marlborough/rules.yaml:1477:11\n11628 rules/marlborough/rules.yaml:1478:7\n11640 rules/marlborough/rules.yaml:1479:7\n11645 rules/marlborough/rules.yaml:1480:11\n11646 rules/marlborough/rules.yaml:1481:7\n11647 rules/marlborough/rules.yaml:1482:7\n11648 rules/marlborough/rules.yaml:1483:11\n11649 rules/marlborough/rules.yaml:1484:7\n11666 rules/marlborough/rules.yaml:1485:7\n11671 rules/marlborough/rules.yaml:1486:11\n11672 rules/marlborough/rules.yaml:1487:11\n11673 rules/marlborough/rules.yaml:1488:15\n11688 rules/marlborough/rules.yaml:1489:11\n11694 rules/marlborough/rules.yaml:1490:11\n11731 rules/marlborough/rules.yaml:1321:7\n11752 rules/marlborough/rules.yaml:1322:7\n11753 rules/marlborough/rules.yaml:1323:7\n11754 rules/marlborough/rules.yaml:1324:11\n11778 rules/marlborough/rules.yaml:1325:7\n11795 rules/marlborough/rules.yaml:1326:7\n11796 rules/marlborough/rules.yaml:1327:11\n11797 rules/marlborough/rules.yaml:1328:11\n11798 rules/marlborough/rules.yaml:1329:11\n11799 rules/marlborough/rules.yaml:1330:7\n11800 rules/marlborough/rules.yaml:1331:7\n11801 rules/marlborough/rules.yaml:1332:7\n11802 rules/marlborough/rules.yaml:1333:7\n11814 rules/marlborough/rules.yaml:1334:7\n11836 rules/marlborough/rules.yaml:1335:7\n11837 rules/marlborough/rules.yaml:1336:11\n11838 rules/marlborough/rules.yaml:1337:11\n11839 rules/marlborough/rules.yaml:1338:7\n11848 rules/marlborough/rules.yaml:1339:11\n11854 rules/marlborough/rules.yaml:1340:11\n11856 rules/marlborough/rules.yaml:1341:7\n11867 rules/marlborough/rules.yaml:1342:7\n11868 rules/marlborough/rules.yaml:1343:7\n11873 rules/marlborough/rules.yaml:1344:11\n11874 rules/marlborough/rules.yaml:1345:11\n11884 rules/marlborough/rules.yaml:1346:15\n11914 rules/marlborough/rules.yaml:1347:11\n11915 rules/marlborough/rules.yaml:1348:15\n11916 rules/marlborough/rules.yaml:1349:15\n11918 rules/marlborough/rules.yaml:1351:15\n11919 rules/marlborough/rules.yaml:1352:15\n11922 rules/marlborough/rules.yaml:1353:7\n11923 rules/marlborough/rules.yaml:1354:7\n11931 rules/marlborough/rules.yaml:1355:11\n11946 rules/marlborough/rules.yaml:1356:7\n11947 rules/marlborough/rules.yaml:1357:11\n11948 rules/marlborough/rules.yaml:1358:7\n11949 rules/marlborough/rules.yaml:1359:7\n11950 rules/marlborough/rules.yaml:1360:11\n11951 rules/marlborough/rules.yaml:1361:15\n11953 rules/marlborough/rules.yaml:1362:15\n11954 rules/marlborough/rules.yaml:1363:11\n11956 rules/marlborough/rules.yaml:1365:11\n11957 rules/marlborough/rules.yaml:1366:7\n11962 rules/marlborough/rules.yaml:1367:11\n11963 rules/marlborough/rules.yaml:1368:11\n11964 rules/marlborough/rules.yaml:1369:11\n11969 rules/marlborough/rules.yaml:1370:15\n11970 rules/marlborough/rules.yaml:1371:15\n11978 rules/marlborough/rules.yaml:1372:19\n11990 rules/marlborough/rules.yaml:1373:19\n11993 rules/marlborough/rules.yaml:1374:7\n11998 rules/marlborough/rules.yaml:1375:7\n11999 rules/marlborough/rules.yaml:1376:11\n12000 rules/marlborough/rules.yaml:1377:7\n12001 rules/marlborough/rules.yaml:1378:7\n12002 rules/marlborough/rules.yaml:1379:11\n12003 rules/marlborough/rules.yaml:1380:7\n12020 rules/marlborough/rules.yaml:1381:7\n12025 rules/marlborough/rules.yaml:1382:11\n12026 rules/marlborough/rules.yaml:1383:11\n12034 rules/marlborough/rules.yaml:1384:15\n12047 rules/marlborough/rules.yaml:1385:15\n12048 rules/marlborough/rules.yaml:1386:15\n12049 rules/marlborough/rules.yaml:1387:19\n12050 rules/marlborough/rules.yaml:1388:19\n12053 rules/marlborough/rules.yaml:1389:11\n12058 rules/marlborough/rules.yaml:1390:11\n12059 rules/marlborough/rules.yaml:1391:15\n12062 rules/marlborough/rules.yaml:1392:11\n12063 rules/marlborough/rules.yaml:1393:15\n12064 rules/marlborough/rules.yaml:1394:11\n12065 rules/marlborough/rules.yaml:1395:11\n12072 rules/marlborough/rules.yaml:1396:11\n12073 rules/marlborough/rules.yaml:1397:11\n12074 rules/marlborough/rules.yaml:1398:15\n12075 rules/marlborough/rules.yaml:1399:11\n12117 rules/marlborough/rules.yaml:1981:7\n12137 rules/marlborough/rules.yaml:1982:11\n12138 rules/marlborough/rules.yaml:1983:11\n12139 rules/marlborough/rules.yaml:1984:11\n12147 rules/marlborough/rules.yaml:1985:15\n12152 rules/marlborough/rules.yaml:1987:15\n12175 rules/marlborough/flow.yaml:11:7\n12189 rules/marlborough/flow.yaml:12:11\n12220 rules/marlborough/rules.yaml:941:7\n12221 rules/marlborough/rules.yaml:942:7\n12222 rules/marlborough/rules.yaml:943:7\n12232 rules/marlborough/rules.yaml:944:11\n12240 rules/marlborough/rules.yaml:945:11\n12241 rules/marlborough/rules.yaml:946:15\n12242 rules/marlborough/rules.yaml:947:15\n12245 rules/marlborough/rules.yaml:948:7\n12256 rules/marlborough/rules.yaml:949:11\n12257 rules/marlborough/rules.yaml:950:11\n12275 rules/marlborough/rules.yaml:951:11\n12276 rules/marlborough/rules.yaml:952:11\n12277 rules/marlborough/rules.yaml:953:11\n12281 rules/marlborough/rules.yaml:954:7\n12282 rules/marlborough/rules.yaml:955:11\n12295 rules/marlborough/rules.yaml:1549:7\n12296 rules/marlborough/rules.yaml:1550:7\n12301 rules/marlborough/rules.yaml:1551:11\n12308 rules/marlborough/rules.yaml:1552:11\n12311 rules/marlborough/rules.yaml:1553:7\n12314 rules/marlborough/rules.yaml:1554:7\n12315 rules/marlborough/rules.yaml:1555:7\n12316 rules/marlborough/rules.yaml:1556:11\n12318 rules/marlborough/rules.yaml:1558:11\n12342 rules/marlborough/rules.yaml:1999:7\n12343 rules/marlborough/rules.yaml:2000:7\n12354 rules/marlborough/rules.yaml:2001:11\n12355 rules/marlborough/rules.yaml:2002:11\n12370 rules/marlborough/rules.yaml:2003:15\n12371 rules/marlborough/rules.yaml:2004:15\n12379 rules/marlborough/rules.yaml:2005:15\n12397 rules/marlborough/rules.yaml:2006:15\n12398 rules/marlborough/rules.yaml:2007:15\n12407 rules/marlborough/rules.yaml:2008:19\n12434 rules/marlborough/rules.yaml:2009:19\n12435 rules/marlborough/rules.yaml:2010:23\n12438 rules/marlborough/rules.yaml:2011:23\n12439 rules/marlborough/rules.yaml:2012:23\n12440 rules/marlborough/rules.yaml:2013:19\n12441 rules/marlborough/rules.yaml:2014:23\n12442 rules/marlborough/rules.yaml:2015:23\n12443 rules/marlborough/rules.yaml:2016:23\n12469 rules/marlborough/rules.yaml:1647:7\n12473 rules/marlborough/rules.yaml:1648:7\n12487 rules/marlborough/rules.yaml:1649:11\n12494 rules/marlborough/rules.yaml:1650:11\n12499 rules/marlborough/rules.yaml:1651:7\n12513 rules/marlborough/rules.yaml:1652:11\n12527 rules/marlborough/flow.yaml:104:7\n12532 rules/marlborough/flow.yaml:105:11\n12551 rules/marlborough/flow.yaml:50:7\n12558 rules/marlborough/flow.yaml:51:11\n12572 rules/marlborough/flow.yaml:52:15\n12590 rules/marlborough/flow.yaml:67:7\n12597 rules/marlborough/flow.yaml:68:11\n12611 rules/marlborough/flow.yaml:69:15\n12625 rules/marlborough/flow.yaml:85:7\n12644 rules/marlborough/flow.yaml:61:7\n12651 rules/marlborough/flow.yaml:62:11\n12665 rules/marlborough/flow.yaml:63:15\n12683 rules/marlborough/flow.yaml:89:7\n12697 rules/marlborough/flow.yaml:90:11\n12711 rules/marlborough/flow.yaml:45:7\n12716 rules/marlborough/flow.yaml:46:11\n12735 rules/marlborough/flow.yaml:79:7\n12740 rules/marlborough/flow.yaml:80:11\n12754 rules/marlborough/flow.yaml:81:15\n12768 rules/marlborough/flow.yaml:56:7\n12773 rules/marlborough/flow.yaml:57:11\n12790 rules/marlborough/rules.yaml:1043:7\n12796 rules/marlborough/rules.yaml:1044:7\n12797 rules/marlborough/rules.yaml:1045:11\n12798 rules/marlborough/rules.yaml:1046:7\n12809 rules/marlborough/rules.yaml:1047:7\n12810 rules/marlborough/rules.yaml:1048:7\n12822 rules/marlborough/rules.yaml:2095:7\n12827 rules/marlborough/rules.yaml:2096:7\n12828 rules/marlborough/rules.yaml:2097:11\n12829 rules/marlborough/rules.yaml:2098:11\n12830 rules/marlborough/rules.yaml:2099:7\n12831 rules/marlborough/rules.yaml:2100:7\n12838 rules/marlborough/rules.yaml:2101:7"
