@@ -27,6 +27,7 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
+from .inline_calls import inline_functions
 from .nonone import never_none
 from .purefn import table_type, tabulable, use_tables
 from .pytext import bind_int_view
@@ -472,6 +473,9 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         for name in cls.attrs:
             cls.attrs[name] = attr_type(name, [d[name] for d in datas.values() if name in d])
     tabulate_functions({id(c): c for c in classes.values()}.values(), classes[root_sid], games)
+    inline_functions(
+        {id(c): c for c in classes.values()}.values(), classes[root_sid], compiled, root_sid
+    )
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()

@@ -28,6 +28,17 @@ _MARKER_LINE = re.compile(r"(?m)^(\s*)(#@.*)$")
 _MARKER_CALL = re.compile(r"(?m)^(\s*)_marker_\('(#@.*)'\)$")
 
 
+def parse_method(code: str) -> ast.Module:
+    """The syntax tree of a method's text, its rules-position markers kept as calls."""
+    return ast.parse(_MARKER_LINE.sub(lambda m: f"{m.group(1)}_marker_({m.group(2)!r})", code))
+
+
+def method_text(tree: ast.Module) -> str:
+    """The text of a tree from ``parse_method``, the markers comments again."""
+    text = ast.unparse(ast.fix_missing_locations(tree))
+    return _MARKER_CALL.sub(lambda m: m.group(1) + m.group(2), text)
+
+
 def lower_loops(code: str) -> str:
     """``any(...)``, ``sum(...)`` and ``len([...])`` of comprehensions as loops in the
     method's statements (an ``any`` stops at the first hit), without a generator or a list
@@ -35,8 +46,7 @@ def lower_loops(code: str) -> str:
     (the right side of ``and``/``or``, a branch of ``x if c else y``): what comes before a
     lowered part in evaluation order and may call something is evaluated into a temporary
     first."""
-    marked = _MARKER_LINE.sub(lambda m: f"{m.group(1)}_marker_({m.group(2)!r})", code)
-    tree = ast.parse(marked)
+    tree = parse_method(code)
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef)
     taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
@@ -45,8 +55,7 @@ def lower_loops(code: str) -> str:
     fn.body = low.block(fn.body)
     if not low.changed and not counted:
         return code
-    text = ast.unparse(ast.fix_missing_locations(tree))
-    return _MARKER_CALL.sub(lambda m: m.group(1) + m.group(2), text)
+    return method_text(tree)
 
 
 def _counts_only(fn: ast.FunctionDef) -> bool:
@@ -481,15 +490,13 @@ def guard_logs(code: str) -> str:
     the state and the data (no call, no division) under ``if S[_LOG] is not False:``: the
     same lines while the log is on, and in a playout no tuple of arguments and no call. A
     line whose arguments call something is left as it is (what it calls still runs)."""
-    marked = _MARKER_LINE.sub(lambda m: f"{m.group(1)}_marker_({m.group(2)!r})", code)
-    tree = ast.parse(marked)
+    tree = parse_method(code)
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef)
     fn.body, changed = _guard(fn.body)
     if not changed:
         return code
-    text = ast.unparse(ast.fix_missing_locations(tree))
-    return _MARKER_CALL.sub(lambda m: m.group(1) + m.group(2), text)
+    return method_text(tree)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -520,8 +527,7 @@ def inline_helpers(code: str, helpers: frozenset[str] = frozenset(_HELPERS)) -> 
     """``code`` (one method) with the calls of ``helpers`` inlined (see above)."""
     if not any(h + "(" in code for h in helpers):
         return code
-    marked = _MARKER_LINE.sub(lambda m: f"{m.group(1)}_marker_({m.group(2)!r})", code)
-    tree = ast.parse(marked)
+    tree = parse_method(code)
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef)
     taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
@@ -529,8 +535,7 @@ def inline_helpers(code: str, helpers: frozenset[str] = frozenset(_HELPERS)) -> 
     inl.visit(fn)
     if not inl.changed:
         return code
-    text = ast.unparse(ast.fix_missing_locations(tree))
-    return _MARKER_CALL.sub(lambda m: m.group(1) + m.group(2), text)
+    return method_text(tree)
 
 
 def _load(e: ast.expr) -> ast.expr:
