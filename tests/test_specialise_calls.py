@@ -93,3 +93,46 @@ def test_thirty_years_war_resolves_its_actions_without_a_call_per_group() -> Non
     # the scenario that redefines actors_of calls its own
     pbom = (gen / "politics_by_other_means.py").read_text(encoding="utf-8")
     assert '"inl_f_actors_of": False' in pbom and "def f_actors_of(" in pbom
+
+
+def test_a_dispatch_method_called_as_a_statement_is_inlined_in_a_loop_run_once() -> None:
+    dispatch = (
+        "def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:\n"
+        '    """Doc."""\n'
+        "    i = self.card_ix[c]\n"
+        "    if i == 1:\n"
+        "        self.out.append(('one', p))\n"
+        "        return\n"
+        "    self.out.append(('other', c, p))\n"
+    )
+    caller = (
+        "def q_x(self, S: list[Any], R: Any) -> Any:\n"
+        "    for v_c in (0, 1, 2):\n"
+        "        i = v_c * 7\n"
+        "        self.play_q(S, R, v_c, i)\n"
+        "    return self.out\n"
+    )
+    fn = inlinable(dispatch, "play_q")
+    assert fn is not None and inlinable(dispatch, "q_card__x") is None  # only dispatchers
+    out = inline_calls(caller, {"play_q": fn}, {"play_q"})
+    assert "while True:" in out and "break" in out and "i__i1 = self.card_ix[v_c]" in out
+
+    class Engine:
+        card_ix = (0, 1, 2)
+
+        def __init__(self, flag: bool) -> None:
+            self.out: list[Any] = []
+            self.inl_play_q = flag
+
+        def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
+            env: dict[str, Any] = {"Any": Any}
+            exec(dispatch.replace("def play_q", "def f"), env)
+            env["f"](self, S, R, c, p)
+
+    def run(code: str, flag: bool) -> Any:
+        env: dict[str, Any] = {"Any": Any}
+        exec(code, env)
+        return env["q_x"](Engine(flag), [], None)
+
+    assert run(out, True) == run(out, False) == run(caller, True)
+    assert run(caller, True) == [("other", 0, 0), ("one", 7), ("other", 2, 14)]

@@ -473,9 +473,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         for name in cls.attrs:
             cls.attrs[name] = attr_type(name, [d[name] for d in datas.values() if name in d])
     tabulate_functions({id(c): c for c in classes.values()}.values(), classes[root_sid], games)
-    inline_functions(
-        {id(c): c for c in classes.values()}.values(), classes[root_sid], compiled, root_sid
-    )
+    inline_functions(classes, compiled, root_sid)
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()

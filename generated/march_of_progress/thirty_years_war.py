@@ -119,6 +119,7 @@ PRIMARY: dict[str, Any] = {
     "id_country": ("blue_home", "neutral", "orange_home"),
     "id_player": ("blue", "orange"),
     "inl_f_actors_of": True,
+    "inl_play_q": True,
     "internal": (),
     "name_army": (
         "Blue army 1",
