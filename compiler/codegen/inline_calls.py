@@ -86,8 +86,8 @@ def _without_doc(body: list[ast.stmt]) -> list[ast.stmt]:
 
 def inline_calls(code: str, callees: dict[str, ast.FunctionDef], flagged: set[str]) -> str:
     """``code`` (a plain method) with each statement ``v = self.f_X(S, args)`` of a function
-    in ``callees`` replaced by its body; under ``if self.inl_f_X:`` for those in
-    ``flagged``."""
+    in ``callees``, and each ``self.play_q(S, args)`` of a dispatch method, replaced by its
+    body; under ``if self.inl_<name>:`` for those in ``flagged``."""
     if not any(f"self.{n}(" in code for n in callees):
         return code
     tree = parse_method(code)

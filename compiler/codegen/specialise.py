@@ -540,8 +540,7 @@ def inline_helpers(code: str, helpers: frozenset[str] = frozenset(_HELPERS)) -> 
 
 def _load(e: ast.expr) -> ast.expr:
     """A fresh copy of a name or a read, to be evaluated again."""
-    out = ast.parse(ast.unparse(e), mode="eval").body
-    return out
+    return ast.parse(ast.unparse(e), mode="eval").body
 
 
 def _cmp(left: ast.expr, op: ast.cmpop, right: ast.expr) -> ast.Compare:
