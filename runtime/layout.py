@@ -29,6 +29,7 @@ from typing import Any, Final
 
 __all__ = [
     "ABI",
+    "POSITION_FORMAT",
     "HEADER",
     "RNG",
     "DRAWS",
@@ -55,6 +56,11 @@ __all__ = [
 #: the interface between generated engines and this runtime; an engine generated for
 #: another ABI is refused with "recompile"
 ABI: Final = 3
+#: the format a position is written in (saves and positions as JSON, a reference as its
+#: index or null): part of every layout's hash, so a position written in another format is
+#: refused. Kept apart from :data:`ABI`: ABI 3 changed how the state holds a reference
+#: (-1 for none), not what a position says, so positions written under ABI 2 still load.
+POSITION_FORMAT: Final = 2
 
 # The header: slots every state has, whatever the game.
 RNG: Final = 0  #: splitmix64 state of the game's generator (int)
@@ -157,7 +163,7 @@ class Layout:
 
 
 def _hash(size: int, slots: tuple[Slot, ...]) -> str:
-    text = repr((ABI, size, [tuple(vars(s).values()) for s in slots]))
+    text = repr((POSITION_FORMAT, size, [tuple(vars(s).values()) for s in slots]))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

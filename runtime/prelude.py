@@ -59,6 +59,7 @@ __all__ = [
     "MAX_LOOP",
     "roll",
     "bits",
+    "BITS8",
     "mask",
     "count",
     "has",
@@ -109,6 +110,11 @@ MAX_LOOP: Final = 1_000_000
 
 #: the most picks a `choose_some` decision may list (every pick is an option)
 MAX_SUBSETS: Final = 100_000
+
+#: ``bits(m)`` of every mask below 256, for code that reads it without the call
+#: (``compiler/codegen/inline.py``): the same tuples, and a definition here the native
+#: build's copy of the prelude keeps
+BITS8: Final = tuple(bits(m) for m in range(256))
 
 
 # -- sets of cards, players and records (bitmasks) and lists

@@ -70,10 +70,10 @@ def test_a_reference_slot_is_compared_on_ints_where_the_other_side_is_never_none
     assert "if N[self.o_e_army__location + v_a__1] == v_c:" in defended
     assert "v_c is not None" not in defended
     # a parameter that may be none (Any to mypyc): compared as its int copy, -1 for none
-    total = _method(text, "f_side_total")
-    assert "v_where: Any," in total
-    assert "_k_v_where: int = -1 if v_where is None else v_where" in total
-    assert "if N[self.o_e_army__location + v_a] == _k_v_where:" in total
+    armies_in = _method(text, "f_armies_in")
+    assert "v_c: Any)" in armies_in
+    assert "_k_v_c: int = -1 if v_c is None else v_c" in armies_in
+    assert "if N[self.o_e_army__location + v_a] == _k_v_c" in armies_in
     # a local that may be none: compared as an object, with none as -1
     move = _method(text, "q_card__move_2")
     assert (
@@ -83,3 +83,17 @@ def test_a_reference_slot_is_compared_on_ints_where_the_other_side_is_never_none
     # a value never none is stored as it is, none as -1
     assert "S[self.o_e_army__location + v_a] = v_dest" in _method(text, "p_move_army")
     assert "S[self.o_e_army__location + v_a] = -1" in _method(text, "p_destroy")
+
+
+def test_the_layout_hash_follows_the_position_format_not_the_engine_abi(monkeypatch) -> None:
+    """ABI 3 changed how the state holds a reference, not what a position says: a position
+    written under ABI 2 (the same JSON) still loads, so the layout hash a position carries
+    must not move with the ABI; it moves with the position format."""
+    from rulecraft.runtime import layout
+
+    slots = Game.named(NAME, 1).spec.layout
+    before = layout.Layout(slots.size, slots.slots).hash
+    monkeypatch.setattr(layout, "ABI", layout.ABI + 1)
+    assert layout.Layout(slots.size, slots.slots).hash == before
+    monkeypatch.setattr(layout, "POSITION_FORMAT", layout.POSITION_FORMAT + 1)
+    assert layout.Layout(slots.size, slots.slots).hash != before

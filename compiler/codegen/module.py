@@ -27,11 +27,12 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
+from .inline_calls import inline_functions
 from .nonone import never_none
 from .purefn import table_type, tabulable, use_tables
 from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
-from .specialise import guard_logs, lower_loops
+from .specialise import guard_logs, inline_helpers, lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
 _PLAIN = frozenset(("MAX_LOOP",))
@@ -188,7 +189,7 @@ def compile_scenario(sd: ScenarioData, tables: ClassTables) -> Compiled:
 
 def specialise(code: str, sd: ScenarioData) -> str:
     """A plain method through the specialising passes (see ``specialise.py``)."""
-    return guard_logs(lower_loops(code))
+    return guard_logs(inline_helpers(lower_loops(code)))
 
 
 def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str:
@@ -472,6 +473,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         for name in cls.attrs:
             cls.attrs[name] = attr_type(name, [d[name] for d in datas.values() if name in d])
     tabulate_functions({id(c): c for c in classes.values()}.values(), classes[root_sid], games)
+    inline_functions(classes, compiled, root_sid)
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()

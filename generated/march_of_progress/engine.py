@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
+from rulecraft.runtime.prelude import BITS8 as _BITS8
 from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
 from rulecraft.runtime.prelude import LIMIT as _LIMIT
 from rulecraft.runtime.prelude import LOG as _LOG
@@ -279,6 +280,8 @@ class MarchOfProgressRules:
     c_victory_vps: int
     card_all: int
     e_action_group: tuple[str, ...]
+    inl_f_actors_of: bool
+    inl_play_q: bool
     ix_army__owner: dict[Any, tuple[int, ...]]
     ixt_army__owner: tuple[tuple[int, ...], ...]
     mk_card__group: dict[Any, int]
@@ -317,6 +320,8 @@ class MarchOfProgressRules:
         self.c_victory_vps = d["c_victory_vps"]
         self.card_all = d["card_all"]
         self.e_action_group = d["e_action_group"]
+        self.inl_f_actors_of = d["inl_f_actors_of"]
+        self.inl_play_q = d["inl_play_q"]
         self.ix_army__owner = d["ix_army__owner"]
         self.ixt_army__owner = d["ixt_army__owner"]
         self.mk_card__group = d["mk_card__group"]
@@ -532,7 +537,7 @@ class MarchOfProgressRules:
             if v_q != v_p:
                 _w1.append(v_q)
                 break
-        return _head(_w1)
+        return _w1[0] if _w1 else _head(_w1)
 
     def f_garrison_strength(self, S: list[Any], v_p: int, v_c: int) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
@@ -684,7 +689,7 @@ class MarchOfProgressRules:
                 if S[_LOG] is not False:
                     _log(S, 35, (v_me, self.c_army_limit))
             else:
-                v_a_2: int = _head(v_stock)
+                v_a_2: int = v_stock[0] if v_stock else _head(v_stock)
                 S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
                 if S[_LOG] is not False:
                     _log(S, 36, (v_me, self.s_p_home[v_me]))
@@ -750,7 +755,7 @@ class MarchOfProgressRules:
     def p_setup__initiative(self, S: list[Any]) -> None:
         """Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"""
         N: list[int] = S
-        v_p1: int = _head(self.all_player)
+        v_p1: int = _o1[0] if (_o1 := self.all_player) else _head(_o1)
         v_p2: int = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
@@ -780,9 +785,13 @@ class MarchOfProgressRules:
         """The played cards are revealed together. (MOP-SEQ-02) [rules/march_of_progress/flow.yaml:38:3]"""
         N: list[int] = S
         for v_p in self.all_player:
-            for v_c in _bits(N[self.o_p_played + v_p]):
+            for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_played + v_p]) < 256 else _bits(_m1):
                 _c1 = v_c
-                S[self.o_p_played + v_p] = _take(S[self.o_p_played + v_p], _c1)
+                S[self.o_p_played + v_p] = (
+                    _m2 & ~(1 << _c1)
+                    if _c1 is not None and (_m2 := S[self.o_p_played + v_p]) >> _c1 & 1
+                    else _take(S[self.o_p_played + v_p], _c1)
+                )
                 S[self.o_p_revealed + v_p] |= 1 << _c1
                 S[_REVEALS] += 1
                 if S[_LOG] is not False:
@@ -880,9 +889,15 @@ class MarchOfProgressRules:
             if _w9:
                 _w8 += 1
         v_ready = _w8
-        v_where: int = _head(v_targets)
+        v_where: int = v_targets[0] if v_targets else _head(v_targets)
         if v_ready > 0:
-            v_where = _pick(R, v_targets)
+            v_where = (
+                v_targets[0]
+                if (_n1 := len(v_targets)) == 1
+                else v_targets[int(R() * _n1)]
+                if _n1
+                else _pick(R, v_targets)
+            )
         else:
             v_pick = _pick_optional(R, v_targets)
             if v_pick is None:
@@ -890,13 +905,32 @@ class MarchOfProgressRules:
             v_where = v_pick
         v_discarded = None
         if v_plus:
-            v_discardable = _bits(
-                N[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
+            v_discardable = (
+                _BITS8[_m2]
+                if 0
+                <= (
+                    _m2 := (
+                        N[self.o_p_hand + v_me]
+                        & (self.card_all & ~self.mk_card__group.get("score", 0))
+                    )
+                )
+                < 256
+                else _bits(_m2)
             )
             if len(v_discardable) > 0:
-                v_d: int = _pick(R, v_discardable)
+                v_d: int = (
+                    v_discardable[0]
+                    if (_n3 := len(v_discardable)) == 1
+                    else v_discardable[int(R() * _n3)]
+                    if _n3
+                    else _pick(R, v_discardable)
+                )
                 _c1 = v_d
-                S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
+                S[self.o_p_hand + v_me] = (
+                    _m4 & ~(1 << _c1)
+                    if _c1 is not None and (_m4 := S[self.o_p_hand + v_me]) >> _c1 & 1
+                    else _take(S[self.o_p_hand + v_me], _c1)
+                )
                 S[self.o_p_discard + v_me] |= 1 << _c1
                 S[_REVEALS] += 1
                 v_discarded = v_d
@@ -912,7 +946,7 @@ class MarchOfProgressRules:
         self.q_attack(S, R, v_me, True)
 
     def q_card__fortify(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
+        """card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"""
         N: list[int] = S
         v_candidates = [
             v_a
@@ -921,11 +955,17 @@ class MarchOfProgressRules:
         ]
         if len(v_candidates) == 0:
             return None
-        v_a_2: int = _pick(R, v_candidates)
+        v_a_2: int = (
+            v_candidates[0]
+            if (_n1 := len(v_candidates)) == 1
+            else v_candidates[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_candidates)
+        )
         S[self.o_e_army__fortified + v_a_2] = True
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
+        """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"""
         N: list[int] = S
         v_mine = [
             v_a__1
@@ -934,14 +974,31 @@ class MarchOfProgressRules:
         ]
         if len(v_mine) == 0:
             return None
-        v_a: int = _pick(R, v_mine)
+        v_a: int = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
         if N[self.o_e_army__location + v_a] < 0:
             return None
-        v_dest: int = _pick(R, self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])])
+        v_dest: int = (
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])]
+                )
+            )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         self.p_move_army(S, v_a, v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
+        """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"""
         N: list[int] = S
         v_mine = [
             v_a__1
@@ -950,7 +1007,13 @@ class MarchOfProgressRules:
         ]
         if len(v_mine) == 0:
             return None
-        v_a: int = _pick(R, v_mine)
+        v_a: int = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
         v_start = _ref(N[self.o_e_army__location + v_a])
         if v_start is None:
             return None
@@ -969,7 +1032,13 @@ class MarchOfProgressRules:
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a, v_b_2]
-        v_dest: int = _pick(R, self.s_e_country__adjacent[v_start])
+        v_dest: int = (
+            _o2[0]
+            if (_n3 := len(_o2 := self.s_e_country__adjacent[v_start])) == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
@@ -987,7 +1056,7 @@ class MarchOfProgressRules:
         S[self.o_p_revealed + v_me] = 0
 
     def q_card__strength(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"
+        """card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"""
         N: list[int] = S
         v_sources = [
             v_c
@@ -997,7 +1066,13 @@ class MarchOfProgressRules:
         ]
         if len(v_sources) == 0:
             return None
-        v_c_2: int = _pick(R, v_sources)
+        v_c_2: int = (
+            v_sources[0]
+            if (_n1 := len(v_sources)) == 1
+            else v_sources[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_sources)
+        )
         S[self.o_e_country__vp_die + v_c_2] = min(
             max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
         )
@@ -1035,7 +1110,7 @@ class MarchOfProgressRules:
                         _w1 = True
                         break
                 if not _w1:
-                    _r1 = _head(v_attackers)
+                    _r1 = v_attackers[0] if v_attackers else _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
         else:
             self.q_combat_loss(S, R, v_att, v_where)
@@ -1125,9 +1200,15 @@ class MarchOfProgressRules:
             if N[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
-            v_first_up = _head(v_fortified)
+            v_first_up = v_fortified[0] if v_fortified else _head(v_fortified)
             if len(v_fortified) > 1:
-                v_first_up = _pick(R, v_fortified)
+                v_first_up = (
+                    v_fortified[0]
+                    if (_n1 := len(v_fortified)) == 1
+                    else v_fortified[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_fortified)
+                )
             S[self.o_e_army__fortified + v_first_up] = False
         for v_a_2 in [
             v_a__5
@@ -1175,10 +1256,49 @@ class MarchOfProgressRules:
                     step(S)
 
     def q_perform(self, S: list[Any], R: Any, v_p: int) -> None:
-        "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
+        """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
         N: list[int] = S
-        for v_c in _bits(N[self.o_p_revealed + v_p]):
-            self.play_q(S, R, v_c, v_p)
+        for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
+            if self.inl_play_q:
+                while True:
+                    i__i1 = self.card_ix[v_c]
+                    if i__i1 < 11:
+                        if i__i1 < 7:
+                            if i__i1 == 4:
+                                self.q_card__attack(S, R, v_p)
+                                break
+                            if i__i1 == 5:
+                                self.q_card__attack_plus_1(S, R, v_p)
+                                break
+                        else:
+                            if i__i1 == 7:
+                                self.q_card__fortify(S, R, v_p)
+                                break
+                            if i__i1 == 10:
+                                self.q_card__move_1(S, R, v_p)
+                                break
+                    elif i__i1 < 15:
+                        if i__i1 == 11:
+                            self.q_card__move_2(S, R, v_p)
+                            break
+                        if i__i1 == 14:
+                            self.p_card__recruit(S, v_p)
+                            break
+                    else:
+                        if i__i1 == 15:
+                            self.q_card__score(S, R, v_p)
+                            break
+                        if i__i1 == 16:
+                            self.q_card__strength(S, R, v_p)
+                            break
+                    f__i1 = self.card_q[v_c]
+                    if f__i1 is None:
+                        self.card_p[v_c](S, v_p)
+                    else:
+                        f__i1(S, R, v_p)
+                    break
+            else:
+                self.play_q(S, R, v_c, v_p)
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
         """One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"""
@@ -1187,7 +1307,7 @@ class MarchOfProgressRules:
             for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 _w1.append(v_a_2)
                 break
-            _r1 = _head(_w1)
+            _r1 = _w1[0] if _w1 else _head(_w1)
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
@@ -1197,38 +1317,63 @@ class MarchOfProgressRules:
         _w2 = []
         for v_p in _ps1:
             _w3 = []
-            for v_c in _bits(N[self.o_p_hand + v_p]):
+            for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_hand + v_p]) < 256 else _bits(_m1):
                 if self.card_playable[v_c] is None or self.playable(S, v_c, v_p):
                     _w3.append(v_c)
-            _w2.append(_pick(R, _w3))
+            _w2.append(
+                _w3[0] if (_n2 := len(_w3)) == 1 else _w3[int(R() * _n2)] if _n2 else _pick(R, _w3)
+            )
         _ans2 = _w2
         for v_p, v_c_2 in zip(_ps1, _ans2, strict=True):
             _c3 = v_c_2
-            S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c3)
+            S[self.o_p_hand + v_p] = (
+                _m3 & ~(1 << _c3)
+                if _c3 is not None and (_m3 := S[self.o_p_hand + v_p]) >> _c3 & 1
+                else _take(S[self.o_p_hand + v_p], _c3)
+            )
             S[self.o_p_played + v_p] |= 1 << _c3
 
     def q_turn__resolve(self, S: list[Any], R: Any) -> None:
-        "Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"
+        """Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"""
+        N: list[int] = S
         for v_grp in self.e_action_group:
-            v_actors = self.f_actors_of(S, v_grp)
+            if self.inl_f_actors_of:
+                _w1__i1 = []
+                _m1__i1 = self.mk_card__group.get(v_grp, 0)
+                for v_p__i1 in self.all_player:
+                    if N[self.o_p_revealed + v_p__i1] & _m1__i1 != 0:
+                        _w1__i1.append(v_p__i1)
+                v_actors = _w1__i1
+            else:
+                v_actors = self.f_actors_of(S, v_grp)
             if len(v_actors) == 1:
-                self.q_perform(S, R, _head(v_actors))
+                self.q_perform(S, R, v_actors[0] if v_actors else _head(v_actors))
             elif len(v_actors) == 2:
-                v_first_actor: int = _head(v_actors)
+                v_first_actor: int = v_actors[0] if v_actors else _head(v_actors)
                 if v_grp == "move" or v_grp == "attack":
-                    v_first_actor = _pick(R, v_actors)
+                    v_first_actor = (
+                        v_actors[0]
+                        if (_n1 := len(v_actors)) == 1
+                        else v_actors[int(R() * _n1)]
+                        if _n1
+                        else _pick(R, v_actors)
+                    )
                     self.p_flip_initiative(S)
                 elif self.c_order_choice_without_flip:
-                    v_first_actor = _pick(R, v_actors)
+                    v_first_actor = (
+                        v_actors[0]
+                        if (_n2 := len(v_actors)) == 1
+                        else v_actors[int(R() * _n2)]
+                        if _n2
+                        else _pick(R, v_actors)
+                    )
                 self.q_perform(S, R, v_first_actor)
                 self.q_perform(
                     S,
                     R,
-                    (
-                        self.tab_enemy[v_first_actor]
-                        if self.tab_enemy is not None
-                        else self.f_enemy(S, v_first_actor)
-                    ),
+                    self.tab_enemy[v_first_actor]
+                    if self.tab_enemy is not None
+                    else self.f_enemy(S, v_first_actor),
                 )
 
     def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
@@ -2178,4 +2323,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "437 rules/march_of_progress/rules.yaml:126:7\n448 rules/march_of_progress/rules.yaml:27:7\n457 rules/march_of_progress/rules.yaml:20:7\n466 rules/march_of_progress/rules.yaml:72:7\n467 rules/march_of_progress/rules.yaml:73:11\n468 rules/march_of_progress/rules.yaml:74:15\n469 rules/march_of_progress/rules.yaml:75:11\n470 rules/march_of_progress/rules.yaml:76:7\n474 rules/march_of_progress/rules.yaml:118:7\n479 rules/march_of_progress/rules.yaml:43:7\n480 rules/march_of_progress/rules.yaml:44:11\n497 rules/march_of_progress/rules.yaml:45:7\n498 rules/march_of_progress/rules.yaml:46:11\n507 rules/march_of_progress/rules.yaml:47:7\n516 rules/march_of_progress/rules.yaml:108:7\n521 rules/march_of_progress/rules.yaml:64:7\n530 rules/march_of_progress/rules.yaml:13:7\n540 rules/march_of_progress/rules.yaml:55:7\n552 rules/march_of_progress/rules.yaml:56:11\n553 rules/march_of_progress/rules.yaml:57:7\n558 rules/march_of_progress/rules.yaml:35:7\n568 rules/march_of_progress/cards.yaml:113:15\n573 rules/march_of_progress/rules.yaml:92:7\n581 rules/march_of_progress/rules.yaml:84:7\n586 rules/march_of_progress/rules.yaml:136:7\n587 rules/march_of_progress/rules.yaml:137:11\n592 rules/march_of_progress/rules.yaml:138:7\n602 rules/march_of_progress/rules.yaml:100:7\n607 rules/march_of_progress/rules.yaml:288:7\n608 rules/march_of_progress/rules.yaml:289:11\n618 rules/march_of_progress/rules.yaml:290:11\n619 rules/march_of_progress/rules.yaml:291:15\n621 rules/march_of_progress/rules.yaml:292:15\n622 rules/march_of_progress/rules.yaml:293:19\n629 rules/march_of_progress/rules.yaml:294:19\n634 rules/march_of_progress/rules.yaml:295:19\n635 rules/march_of_progress/rules.yaml:296:19\n636 rules/march_of_progress/rules.yaml:297:19\n641 rules/march_of_progress/rules.yaml:298:19\n642 rules/march_of_progress/rules.yaml:299:19\n643 rules/march_of_progress/rules.yaml:300:19\n644 rules/march_of_progress/rules.yaml:301:19\n645 rules/march_of_progress/rules.yaml:302:19\n646 rules/march_of_progress/rules.yaml:303:23\n649 rules/march_of_progress/rules.yaml:305:23\n652 rules/march_of_progress/rules.yaml:307:23\n654 rules/march_of_progress/rules.yaml:308:19\n655 rules/march_of_progress/rules.yaml:309:23\n658 rules/march_of_progress/rules.yaml:311:23\n661 rules/march_of_progress/rules.yaml:313:23\n667 rules/march_of_progress/cards.yaml:51:7\n672 rules/march_of_progress/cards.yaml:52:7\n673 rules/march_of_progress/cards.yaml:53:11\n676 rules/march_of_progress/cards.yaml:55:11\n684 rules/march_of_progress/cards.yaml:57:11\n687 rules/march_of_progress/cards.yaml:59:11\n688 rules/march_of_progress/cards.yaml:60:11\n689 rules/march_of_progress/cards.yaml:61:11\n694 rules/march_of_progress/rules.yaml:170:7\n695 rules/march_of_progress/rules.yaml:171:7\n696 rules/march_of_progress/rules.yaml:172:7\n701 rules/march_of_progress/flow.yaml:97:7\n707 rules/march_of_progress/flow.yaml:98:11\n708 rules/march_of_progress/flow.yaml:99:11\n717 rules/march_of_progress/flow.yaml:81:7\n722 rules/march_of_progress/flow.yaml:82:7\n728 rules/march_of_progress/rules.yaml:146:7\n729 rules/march_of_progress/rules.yaml:147:7\n731 rules/march_of_progress/rules.yaml:148:7\n733 rules/march_of_progress/rules.yaml:149:7\n734 rules/march_of_progress/rules.yaml:150:11\n737 rules/march_of_progress/rules.yaml:152:11\n743 rules/march_of_progress/rules.yaml:159:7\n744 rules/march_of_progress/rules.yaml:160:7\n745 rules/march_of_progress/rules.yaml:161:7\n746 rules/march_of_progress/rules.yaml:162:7\n747 rules/march_of_progress/rules.yaml:163:7\n753 rules/march_of_progress/flow.yaml:15:7\n754 rules/march_of_progress/flow.yaml:16:7\n755 rules/march_of_progress/flow.yaml:17:7\n756 rules/march_of_progress/flow.yaml:18:7\n757 rules/march_of_progress/flow.yaml:19:7\n759 rules/march_of_progress/flow.yaml:20:7\n764 rules/march_of_progress/flow.yaml:21:11\n765 rules/march_of_progress/flow.yaml:22:11\n766 rules/march_of_progress/flow.yaml:23:11\n768 rules/march_of_progress/flow.yaml:24:7\n769 rules/march_of_progress/flow.yaml:25:7\n774 rules/march_of_progress/flow.yaml:72:7\n775 rules/march_of_progress/flow.yaml:73:11\n782 rules/march_of_progress/flow.yaml:42:7\n783 rules/march_of_progress/flow.yaml:43:11\n784 rules/march_of_progress/flow.yaml:44:15\n788 rules/march_of_progress/flow.yaml:45:15\n850 rules/march_of_progress/rules.yaml:179:7\n851 rules/march_of_progress/rules.yaml:180:7\n869 rules/march_of_progress/rules.yaml:181:7\n870 rules/march_of_progress/rules.yaml:183:11\n871 rules/march_of_progress/rules.yaml:184:7\n883 rules/march_of_progress/rules.yaml:185:7\n884 rules/march_of_progress/rules.yaml:186:7\n885 rules/march_of_progress/rules.yaml:187:11\n887 rules/march_of_progress/rules.yaml:189:11\n888 rules/march_of_progress/rules.yaml:190:11\n889 rules/march_of_progress/rules.yaml:192:15\n890 rules/march_of_progress/rules.yaml:193:11\n891 rules/march_of_progress/rules.yaml:194:7\n892 rules/march_of_progress/rules.yaml:195:7\n893 rules/march_of_progress/rules.yaml:196:11\n896 rules/march_of_progress/rules.yaml:197:11\n897 rules/march_of_progress/rules.yaml:198:15\n898 rules/march_of_progress/rules.yaml:199:15\n902 rules/march_of_progress/rules.yaml:201:15\n903 rules/march_of_progress/rules.yaml:202:7\n904 rules/march_of_progress/rules.yaml:203:7\n908 rules/march_of_progress/cards.yaml:83:7\n912 rules/march_of_progress/cards.yaml:91:7\n917 rules/march_of_progress/cards.yaml:69:7\n922 rules/march_of_progress/cards.yaml:70:7\n923 rules/march_of_progress/cards.yaml:72:11\n924 rules/march_of_progress/cards.yaml:73:7\n925 rules/march_of_progress/cards.yaml:74:7\n930 rules/march_of_progress/cards.yaml:11:7\n935 rules/march_of_progress/cards.yaml:12:7\n936 rules/march_of_progress/cards.yaml:14:11\n937 rules/march_of_progress/cards.yaml:15:7\n938 rules/march_of_progress/cards.yaml:16:7\n939 rules/march_of_progress/cards.yaml:17:11\n940 rules/march_of_progress/cards.yaml:18:7\n941 rules/march_of_progress/cards.yaml:19:7\n946 rules/march_of_progress/cards.yaml:27:7\n951 rules/march_of_progress/cards.yaml:28:7\n952 rules/march_of_progress/cards.yaml:30:11\n953 rules/march_of_progress/cards.yaml:31:7\n954 rules/march_of_progress/cards.yaml:32:7\n955 rules/march_of_progress/cards.yaml:33:7\n956 rules/march_of_progress/cards.yaml:34:11\n957 rules/march_of_progress/cards.yaml:35:7\n958 rules/march_of_progress/cards.yaml:36:7\n968 rules/march_of_progress/cards.yaml:37:7\n969 rules/march_of_progress/cards.yaml:38:11\n970 rules/march_of_progress/cards.yaml:39:11\n971 rules/march_of_progress/cards.yaml:40:15\n972 rules/march_of_progress/cards.yaml:41:7\n973 rules/march_of_progress/cards.yaml:42:7\n974 rules/march_of_progress/cards.yaml:43:11\n978 rules/march_of_progress/cards.yaml:116:7\n981 rules/march_of_progress/cards.yaml:119:11\n982 rules/march_of_progress/cards.yaml:120:7\n985 rules/march_of_progress/cards.yaml:121:7\n992 rules/march_of_progress/cards.yaml:99:7\n998 rules/march_of_progress/cards.yaml:100:7\n999 rules/march_of_progress/cards.yaml:102:11\n1000 rules/march_of_progress/cards.yaml:103:7\n1001 rules/march_of_progress/cards.yaml:104:7\n1004 rules/march_of_progress/cards.yaml:105:7\n1010 rules/march_of_progress/rules.yaml:233:7\n1011 rules/march_of_progress/rules.yaml:234:7\n1017 rules/march_of_progress/rules.yaml:235:7\n1018 rules/march_of_progress/rules.yaml:236:7\n1019 rules/march_of_progress/rules.yaml:237:7\n1022 rules/march_of_progress/rules.yaml:239:7\n1023 rules/march_of_progress/rules.yaml:240:11\n1025 rules/march_of_progress/rules.yaml:242:11\n1026 rules/march_of_progress/rules.yaml:243:11\n1029 rules/march_of_progress/rules.yaml:244:15\n1038 rules/march_of_progress/rules.yaml:245:19\n1041 rules/march_of_progress/rules.yaml:248:11\n1046 rules/march_of_progress/rules.yaml:273:7\n1051 rules/march_of_progress/rules.yaml:274:11\n1052 rules/march_of_progress/rules.yaml:275:7\n1069 rules/march_of_progress/rules.yaml:264:7\n1088 rules/march_of_progress/rules.yaml:265:11\n1092 rules/march_of_progress/rules.yaml:257:7\n1097 rules/march_of_progress/flow.yaml:105:7\n1098 rules/march_of_progress/flow.yaml:106:11\n1099 rules/march_of_progress/flow.yaml:107:11\n1102 rules/march_of_progress/flow.yaml:109:15\n1103 rules/march_of_progress/flow.yaml:110:19\n1104 rules/march_of_progress/flow.yaml:111:11\n1105 rules/march_of_progress/flow.yaml:112:15\n1106 rules/march_of_progress/flow.yaml:113:15\n1117 rules/march_of_progress/rules.yaml:216:7\n1122 rules/march_of_progress/rules.yaml:217:7\n1128 rules/march_of_progress/rules.yaml:218:11\n1129 rules/march_of_progress/rules.yaml:219:11\n1130 rules/march_of_progress/rules.yaml:220:15\n1131 rules/march_of_progress/rules.yaml:221:11\n1132 rules/march_of_progress/rules.yaml:222:7\n1137 rules/march_of_progress/rules.yaml:223:11\n1138 rules/march_of_progress/rules.yaml:224:15\n1139 rules/march_of_progress/rules.yaml:225:15\n1140 rules/march_of_progress/rules.yaml:226:19\n1180 rules/march_of_progress/flow.yaml:88:7\n1181 rules/march_of_progress/flow.yaml:90:11\n1185 rules/march_of_progress/flow.yaml:8:7\n1186 rules/march_of_progress/flow.yaml:9:11\n1196 rules/march_of_progress/flow.yaml:32:7\n1206 rules/march_of_progress/flow.yaml:34:11\n1212 rules/march_of_progress/flow.yaml:54:7\n1213 rules/march_of_progress/flow.yaml:55:11\n1214 rules/march_of_progress/flow.yaml:56:11\n1215 rules/march_of_progress/flow.yaml:57:15\n1217 rules/march_of_progress/flow.yaml:59:15\n1218 rules/march_of_progress/flow.yaml:60:15\n1219 rules/march_of_progress/flow.yaml:61:19\n1220 rules/march_of_progress/flow.yaml:62:19\n1222 rules/march_of_progress/flow.yaml:64:19\n1223 rules/march_of_progress/flow.yaml:65:15\n1224 rules/march_of_progress/flow.yaml:66:15\n1250 rules/march_of_progress/rules.yaml:179:7\n1251 rules/march_of_progress/rules.yaml:180:7\n1266 rules/march_of_progress/rules.yaml:181:7\n1267 rules/march_of_progress/rules.yaml:182:11\n1268 rules/march_of_progress/rules.yaml:183:11\n1269 rules/march_of_progress/rules.yaml:184:7\n1282 rules/march_of_progress/rules.yaml:185:7\n1283 rules/march_of_progress/rules.yaml:186:7\n1291 rules/march_of_progress/rules.yaml:187:11\n1302 rules/march_of_progress/rules.yaml:189:11\n1308 rules/march_of_progress/rules.yaml:190:11\n1309 rules/march_of_progress/rules.yaml:191:15\n1310 rules/march_of_progress/rules.yaml:192:15\n1311 rules/march_of_progress/rules.yaml:193:11\n1314 rules/march_of_progress/rules.yaml:194:7\n1315 rules/march_of_progress/rules.yaml:195:7\n1320 rules/march_of_progress/rules.yaml:196:11\n1323 rules/march_of_progress/rules.yaml:197:11\n1331 rules/march_of_progress/rules.yaml:198:15\n1337 rules/march_of_progress/rules.yaml:199:15\n1341 rules/march_of_progress/rules.yaml:200:15\n1342 rules/march_of_progress/rules.yaml:201:15\n1345 rules/march_of_progress/rules.yaml:202:7\n1352 rules/march_of_progress/rules.yaml:203:7\n1380 rules/march_of_progress/cards.yaml:83:7\n1395 rules/march_of_progress/cards.yaml:91:7\n1413 rules/march_of_progress/cards.yaml:69:7\n1418 rules/march_of_progress/cards.yaml:70:7\n1419 rules/march_of_progress/cards.yaml:71:11\n1420 rules/march_of_progress/cards.yaml:72:11\n1421 rules/march_of_progress/cards.yaml:73:7\n1432 rules/march_of_progress/cards.yaml:74:7\n1433 rules/march_of_progress/cards.yaml:75:7\n1447 rules/march_of_progress/cards.yaml:11:7\n1452 rules/march_of_progress/cards.yaml:12:7\n1453 rules/march_of_progress/cards.yaml:13:11\n1454 rules/march_of_progress/cards.yaml:14:11\n1455 rules/march_of_progress/cards.yaml:15:7\n1466 rules/march_of_progress/cards.yaml:16:7\n1467 rules/march_of_progress/cards.yaml:17:11\n1468 rules/march_of_progress/cards.yaml:18:7\n1486 rules/march_of_progress/cards.yaml:19:7\n1505 rules/march_of_progress/cards.yaml:27:7\n1510 rules/march_of_progress/cards.yaml:28:7\n1511 rules/march_of_progress/cards.yaml:29:11\n1512 rules/march_of_progress/cards.yaml:30:11\n1513 rules/march_of_progress/cards.yaml:31:7\n1524 rules/march_of_progress/cards.yaml:32:7\n1525 rules/march_of_progress/cards.yaml:33:7\n1526 rules/march_of_progress/cards.yaml:34:11\n1527 rules/march_of_progress/cards.yaml:35:7\n1528 rules/march_of_progress/cards.yaml:36:7\n1538 rules/march_of_progress/cards.yaml:37:7\n1546 rules/march_of_progress/cards.yaml:38:11\n1559 rules/march_of_progress/cards.yaml:39:11\n1560 rules/march_of_progress/cards.yaml:40:15\n1566 rules/march_of_progress/cards.yaml:41:7\n1579 rules/march_of_progress/cards.yaml:42:7\n1580 rules/march_of_progress/cards.yaml:43:11\n1585 rules/march_of_progress/cards.yaml:116:7\n1586 rules/march_of_progress/cards.yaml:117:11\n1588 rules/march_of_progress/cards.yaml:119:11\n1589 rules/march_of_progress/cards.yaml:120:7\n1592 rules/march_of_progress/cards.yaml:121:7\n1595 rules/march_of_progress/cards.yaml:122:7\n1608 rules/march_of_progress/cards.yaml:99:7\n1614 rules/march_of_progress/cards.yaml:100:7\n1615 rules/march_of_progress/cards.yaml:101:11\n1616 rules/march_of_progress/cards.yaml:102:11\n1617 rules/march_of_progress/cards.yaml:103:7\n1628 rules/march_of_progress/cards.yaml:104:7\n1631 rules/march_of_progress/cards.yaml:105:7\n1633 rules/march_of_progress/cards.yaml:106:7\n1654 rules/march_of_progress/rules.yaml:233:7\n1655 rules/march_of_progress/rules.yaml:234:7\n1665 rules/march_of_progress/rules.yaml:235:7\n1672 rules/march_of_progress/rules.yaml:236:7\n1673 rules/march_of_progress/rules.yaml:237:7\n1676 rules/march_of_progress/rules.yaml:238:7\n1677 rules/march_of_progress/rules.yaml:239:7\n1684 rules/march_of_progress/rules.yaml:240:11\n1688 rules/march_of_progress/rules.yaml:242:11\n1695 rules/march_of_progress/rules.yaml:243:11\n1698 rules/march_of_progress/rules.yaml:244:15\n1707 rules/march_of_progress/rules.yaml:245:19\n1709 rules/march_of_progress/rules.yaml:246:19\n1712 rules/march_of_progress/rules.yaml:248:11\n1726 rules/march_of_progress/rules.yaml:273:7\n1735 rules/march_of_progress/rules.yaml:274:11\n1736 rules/march_of_progress/rules.yaml:275:7\n1757 rules/march_of_progress/rules.yaml:264:7\n1784 rules/march_of_progress/rules.yaml:265:11\n1785 rules/march_of_progress/rules.yaml:266:7\n1792 rules/march_of_progress/rules.yaml:257:7\n1808 rules/march_of_progress/flow.yaml:105:7\n1813 rules/march_of_progress/flow.yaml:106:11\n1814 rules/march_of_progress/flow.yaml:107:11\n1834 rules/march_of_progress/flow.yaml:109:15\n1835 rules/march_of_progress/flow.yaml:110:19\n1836 rules/march_of_progress/flow.yaml:111:11\n1837 rules/march_of_progress/flow.yaml:112:15\n1838 rules/march_of_progress/flow.yaml:113:15\n1843 rules/march_of_progress/flow.yaml:114:11\n1876 rules/march_of_progress/rules.yaml:216:7\n1886 rules/march_of_progress/rules.yaml:217:7\n1905 rules/march_of_progress/rules.yaml:218:11\n1906 rules/march_of_progress/rules.yaml:219:11\n1914 rules/march_of_progress/rules.yaml:220:15\n1929 rules/march_of_progress/rules.yaml:221:11\n1932 rules/march_of_progress/rules.yaml:222:7\n1953 rules/march_of_progress/rules.yaml:223:11\n1962 rules/march_of_progress/rules.yaml:224:15\n1975 rules/march_of_progress/rules.yaml:225:15\n1976 rules/march_of_progress/rules.yaml:226:19\n1994 rules/march_of_progress/flow.yaml:88:7\n2008 rules/march_of_progress/flow.yaml:89:11\n2009 rules/march_of_progress/flow.yaml:90:11\n2019 rules/march_of_progress/flow.yaml:8:7\n2020 rules/march_of_progress/flow.yaml:9:11\n2038 rules/march_of_progress/flow.yaml:32:7\n2059 rules/march_of_progress/flow.yaml:34:11\n2062 rules/march_of_progress/flow.yaml:35:11\n2063 rules/march_of_progress/flow.yaml:36:7\n2080 rules/march_of_progress/flow.yaml:54:7\n2094 rules/march_of_progress/flow.yaml:55:11\n2095 rules/march_of_progress/flow.yaml:56:11\n2103 rules/march_of_progress/flow.yaml:57:15\n2108 rules/march_of_progress/flow.yaml:59:15\n2109 rules/march_of_progress/flow.yaml:60:15\n2119 rules/march_of_progress/flow.yaml:61:19\n2132 rules/march_of_progress/flow.yaml:62:19\n2138 rules/march_of_progress/flow.yaml:64:19\n2153 rules/march_of_progress/flow.yaml:65:15\n2160 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "442 rules/march_of_progress/rules.yaml:126:7\n453 rules/march_of_progress/rules.yaml:27:7\n462 rules/march_of_progress/rules.yaml:20:7\n471 rules/march_of_progress/rules.yaml:72:7\n472 rules/march_of_progress/rules.yaml:73:11\n473 rules/march_of_progress/rules.yaml:74:15\n474 rules/march_of_progress/rules.yaml:75:11\n475 rules/march_of_progress/rules.yaml:76:7\n479 rules/march_of_progress/rules.yaml:118:7\n484 rules/march_of_progress/rules.yaml:43:7\n485 rules/march_of_progress/rules.yaml:44:11\n502 rules/march_of_progress/rules.yaml:45:7\n503 rules/march_of_progress/rules.yaml:46:11\n512 rules/march_of_progress/rules.yaml:47:7\n521 rules/march_of_progress/rules.yaml:108:7\n526 rules/march_of_progress/rules.yaml:64:7\n535 rules/march_of_progress/rules.yaml:13:7\n545 rules/march_of_progress/rules.yaml:55:7\n557 rules/march_of_progress/rules.yaml:56:11\n558 rules/march_of_progress/rules.yaml:57:7\n563 rules/march_of_progress/rules.yaml:35:7\n573 rules/march_of_progress/cards.yaml:113:15\n578 rules/march_of_progress/rules.yaml:92:7\n586 rules/march_of_progress/rules.yaml:84:7\n591 rules/march_of_progress/rules.yaml:136:7\n592 rules/march_of_progress/rules.yaml:137:11\n597 rules/march_of_progress/rules.yaml:138:7\n607 rules/march_of_progress/rules.yaml:100:7\n612 rules/march_of_progress/rules.yaml:288:7\n613 rules/march_of_progress/rules.yaml:289:11\n623 rules/march_of_progress/rules.yaml:290:11\n624 rules/march_of_progress/rules.yaml:291:15\n626 rules/march_of_progress/rules.yaml:292:15\n627 rules/march_of_progress/rules.yaml:293:19\n634 rules/march_of_progress/rules.yaml:294:19\n639 rules/march_of_progress/rules.yaml:295:19\n640 rules/march_of_progress/rules.yaml:296:19\n641 rules/march_of_progress/rules.yaml:297:19\n646 rules/march_of_progress/rules.yaml:298:19\n647 rules/march_of_progress/rules.yaml:299:19\n648 rules/march_of_progress/rules.yaml:300:19\n649 rules/march_of_progress/rules.yaml:301:19\n650 rules/march_of_progress/rules.yaml:302:19\n651 rules/march_of_progress/rules.yaml:303:23\n654 rules/march_of_progress/rules.yaml:305:23\n657 rules/march_of_progress/rules.yaml:307:23\n659 rules/march_of_progress/rules.yaml:308:19\n660 rules/march_of_progress/rules.yaml:309:23\n663 rules/march_of_progress/rules.yaml:311:23\n666 rules/march_of_progress/rules.yaml:313:23\n672 rules/march_of_progress/cards.yaml:51:7\n677 rules/march_of_progress/cards.yaml:52:7\n678 rules/march_of_progress/cards.yaml:53:11\n681 rules/march_of_progress/cards.yaml:55:11\n689 rules/march_of_progress/cards.yaml:57:11\n692 rules/march_of_progress/cards.yaml:59:11\n693 rules/march_of_progress/cards.yaml:60:11\n694 rules/march_of_progress/cards.yaml:61:11\n699 rules/march_of_progress/rules.yaml:170:7\n700 rules/march_of_progress/rules.yaml:171:7\n701 rules/march_of_progress/rules.yaml:172:7\n706 rules/march_of_progress/flow.yaml:97:7\n712 rules/march_of_progress/flow.yaml:98:11\n713 rules/march_of_progress/flow.yaml:99:11\n722 rules/march_of_progress/flow.yaml:81:7\n727 rules/march_of_progress/flow.yaml:82:7\n733 rules/march_of_progress/rules.yaml:146:7\n734 rules/march_of_progress/rules.yaml:147:7\n736 rules/march_of_progress/rules.yaml:148:7\n738 rules/march_of_progress/rules.yaml:149:7\n739 rules/march_of_progress/rules.yaml:150:11\n742 rules/march_of_progress/rules.yaml:152:11\n748 rules/march_of_progress/rules.yaml:159:7\n749 rules/march_of_progress/rules.yaml:160:7\n750 rules/march_of_progress/rules.yaml:161:7\n751 rules/march_of_progress/rules.yaml:162:7\n752 rules/march_of_progress/rules.yaml:163:7\n758 rules/march_of_progress/flow.yaml:15:7\n759 rules/march_of_progress/flow.yaml:16:7\n760 rules/march_of_progress/flow.yaml:17:7\n761 rules/march_of_progress/flow.yaml:18:7\n762 rules/march_of_progress/flow.yaml:19:7\n764 rules/march_of_progress/flow.yaml:20:7\n769 rules/march_of_progress/flow.yaml:21:11\n770 rules/march_of_progress/flow.yaml:22:11\n771 rules/march_of_progress/flow.yaml:23:11\n773 rules/march_of_progress/flow.yaml:24:7\n774 rules/march_of_progress/flow.yaml:25:7\n779 rules/march_of_progress/flow.yaml:72:7\n780 rules/march_of_progress/flow.yaml:73:11\n787 rules/march_of_progress/flow.yaml:42:7\n788 rules/march_of_progress/flow.yaml:43:11\n789 rules/march_of_progress/flow.yaml:44:15\n797 rules/march_of_progress/flow.yaml:45:15\n859 rules/march_of_progress/rules.yaml:179:7\n860 rules/march_of_progress/rules.yaml:180:7\n878 rules/march_of_progress/rules.yaml:181:7\n879 rules/march_of_progress/rules.yaml:183:11\n880 rules/march_of_progress/rules.yaml:184:7\n892 rules/march_of_progress/rules.yaml:185:7\n893 rules/march_of_progress/rules.yaml:186:7\n894 rules/march_of_progress/rules.yaml:187:11\n902 rules/march_of_progress/rules.yaml:189:11\n903 rules/march_of_progress/rules.yaml:190:11\n904 rules/march_of_progress/rules.yaml:192:15\n905 rules/march_of_progress/rules.yaml:193:11\n906 rules/march_of_progress/rules.yaml:194:7\n907 rules/march_of_progress/rules.yaml:195:7\n908 rules/march_of_progress/rules.yaml:196:11\n920 rules/march_of_progress/rules.yaml:197:11\n921 rules/march_of_progress/rules.yaml:198:15\n928 rules/march_of_progress/rules.yaml:199:15\n936 rules/march_of_progress/rules.yaml:201:15\n937 rules/march_of_progress/rules.yaml:202:7\n938 rules/march_of_progress/rules.yaml:203:7\n942 rules/march_of_progress/cards.yaml:83:7\n946 rules/march_of_progress/cards.yaml:91:7\n951 rules/march_of_progress/cards.yaml:69:7\n956 rules/march_of_progress/cards.yaml:70:7\n957 rules/march_of_progress/cards.yaml:72:11\n958 rules/march_of_progress/cards.yaml:73:7\n965 rules/march_of_progress/cards.yaml:74:7\n970 rules/march_of_progress/cards.yaml:11:7\n975 rules/march_of_progress/cards.yaml:12:7\n976 rules/march_of_progress/cards.yaml:14:11\n977 rules/march_of_progress/cards.yaml:15:7\n984 rules/march_of_progress/cards.yaml:16:7\n985 rules/march_of_progress/cards.yaml:17:11\n986 rules/march_of_progress/cards.yaml:18:7\n998 rules/march_of_progress/cards.yaml:19:7\n1003 rules/march_of_progress/cards.yaml:27:7\n1008 rules/march_of_progress/cards.yaml:28:7\n1009 rules/march_of_progress/cards.yaml:30:11\n1010 rules/march_of_progress/cards.yaml:31:7\n1017 rules/march_of_progress/cards.yaml:32:7\n1018 rules/march_of_progress/cards.yaml:33:7\n1019 rules/march_of_progress/cards.yaml:34:11\n1020 rules/march_of_progress/cards.yaml:35:7\n1021 rules/march_of_progress/cards.yaml:36:7\n1031 rules/march_of_progress/cards.yaml:37:7\n1032 rules/march_of_progress/cards.yaml:38:11\n1033 rules/march_of_progress/cards.yaml:39:11\n1034 rules/march_of_progress/cards.yaml:40:15\n1035 rules/march_of_progress/cards.yaml:41:7\n1042 rules/march_of_progress/cards.yaml:42:7\n1043 rules/march_of_progress/cards.yaml:43:11\n1047 rules/march_of_progress/cards.yaml:116:7\n1050 rules/march_of_progress/cards.yaml:119:11\n1051 rules/march_of_progress/cards.yaml:120:7\n1054 rules/march_of_progress/cards.yaml:121:7\n1061 rules/march_of_progress/cards.yaml:99:7\n1067 rules/march_of_progress/cards.yaml:100:7\n1068 rules/march_of_progress/cards.yaml:102:11\n1069 rules/march_of_progress/cards.yaml:103:7\n1076 rules/march_of_progress/cards.yaml:104:7\n1079 rules/march_of_progress/cards.yaml:105:7\n1085 rules/march_of_progress/rules.yaml:233:7\n1086 rules/march_of_progress/rules.yaml:234:7\n1092 rules/march_of_progress/rules.yaml:235:7\n1093 rules/march_of_progress/rules.yaml:236:7\n1094 rules/march_of_progress/rules.yaml:237:7\n1097 rules/march_of_progress/rules.yaml:239:7\n1098 rules/march_of_progress/rules.yaml:240:11\n1100 rules/march_of_progress/rules.yaml:242:11\n1101 rules/march_of_progress/rules.yaml:243:11\n1104 rules/march_of_progress/rules.yaml:244:15\n1113 rules/march_of_progress/rules.yaml:245:19\n1116 rules/march_of_progress/rules.yaml:248:11\n1121 rules/march_of_progress/rules.yaml:273:7\n1126 rules/march_of_progress/rules.yaml:274:11\n1127 rules/march_of_progress/rules.yaml:275:7\n1144 rules/march_of_progress/rules.yaml:264:7\n1163 rules/march_of_progress/rules.yaml:265:11\n1167 rules/march_of_progress/rules.yaml:257:7\n1172 rules/march_of_progress/flow.yaml:105:7\n1173 rules/march_of_progress/flow.yaml:106:11\n1174 rules/march_of_progress/flow.yaml:107:11\n1177 rules/march_of_progress/flow.yaml:109:15\n1178 rules/march_of_progress/flow.yaml:110:19\n1179 rules/march_of_progress/flow.yaml:111:11\n1180 rules/march_of_progress/flow.yaml:112:15\n1181 rules/march_of_progress/flow.yaml:113:15\n1192 rules/march_of_progress/rules.yaml:216:7\n1197 rules/march_of_progress/rules.yaml:217:7\n1203 rules/march_of_progress/rules.yaml:218:11\n1204 rules/march_of_progress/rules.yaml:219:11\n1205 rules/march_of_progress/rules.yaml:220:15\n1212 rules/march_of_progress/rules.yaml:221:11\n1213 rules/march_of_progress/rules.yaml:222:7\n1218 rules/march_of_progress/rules.yaml:223:11\n1219 rules/march_of_progress/rules.yaml:224:15\n1220 rules/march_of_progress/rules.yaml:225:15\n1221 rules/march_of_progress/rules.yaml:226:19\n1261 rules/march_of_progress/flow.yaml:88:7\n1262 rules/march_of_progress/flow.yaml:90:11\n1305 rules/march_of_progress/flow.yaml:8:7\n1306 rules/march_of_progress/flow.yaml:9:11\n1316 rules/march_of_progress/flow.yaml:32:7\n1328 rules/march_of_progress/flow.yaml:34:11\n1339 rules/march_of_progress/flow.yaml:54:7\n1340 rules/march_of_progress/flow.yaml:55:11\n1341 rules/march_of_progress/rules.yaml:126:7\n1349 rules/march_of_progress/flow.yaml:56:11\n1350 rules/march_of_progress/flow.yaml:57:15\n1352 rules/march_of_progress/flow.yaml:59:15\n1353 rules/march_of_progress/flow.yaml:60:15\n1354 rules/march_of_progress/flow.yaml:61:19\n1361 rules/march_of_progress/flow.yaml:62:19\n1363 rules/march_of_progress/flow.yaml:64:19\n1370 rules/march_of_progress/flow.yaml:65:15\n1371 rules/march_of_progress/flow.yaml:66:15\n1395 rules/march_of_progress/rules.yaml:179:7\n1396 rules/march_of_progress/rules.yaml:180:7\n1411 rules/march_of_progress/rules.yaml:181:7\n1412 rules/march_of_progress/rules.yaml:182:11\n1413 rules/march_of_progress/rules.yaml:183:11\n1414 rules/march_of_progress/rules.yaml:184:7\n1427 rules/march_of_progress/rules.yaml:185:7\n1428 rules/march_of_progress/rules.yaml:186:7\n1436 rules/march_of_progress/rules.yaml:187:11\n1447 rules/march_of_progress/rules.yaml:189:11\n1453 rules/march_of_progress/rules.yaml:190:11\n1454 rules/march_of_progress/rules.yaml:191:15\n1455 rules/march_of_progress/rules.yaml:192:15\n1456 rules/march_of_progress/rules.yaml:193:11\n1459 rules/march_of_progress/rules.yaml:194:7\n1460 rules/march_of_progress/rules.yaml:195:7\n1465 rules/march_of_progress/rules.yaml:196:11\n1468 rules/march_of_progress/rules.yaml:197:11\n1476 rules/march_of_progress/rules.yaml:198:15\n1482 rules/march_of_progress/rules.yaml:199:15\n1486 rules/march_of_progress/rules.yaml:200:15\n1487 rules/march_of_progress/rules.yaml:201:15\n1490 rules/march_of_progress/rules.yaml:202:7\n1497 rules/march_of_progress/rules.yaml:203:7\n1525 rules/march_of_progress/cards.yaml:83:7\n1540 rules/march_of_progress/cards.yaml:91:7\n1558 rules/march_of_progress/cards.yaml:69:7\n1563 rules/march_of_progress/cards.yaml:70:7\n1564 rules/march_of_progress/cards.yaml:71:11\n1565 rules/march_of_progress/cards.yaml:72:11\n1566 rules/march_of_progress/cards.yaml:73:7\n1577 rules/march_of_progress/cards.yaml:74:7\n1578 rules/march_of_progress/cards.yaml:75:7\n1592 rules/march_of_progress/cards.yaml:11:7\n1597 rules/march_of_progress/cards.yaml:12:7\n1598 rules/march_of_progress/cards.yaml:13:11\n1599 rules/march_of_progress/cards.yaml:14:11\n1600 rules/march_of_progress/cards.yaml:15:7\n1611 rules/march_of_progress/cards.yaml:16:7\n1612 rules/march_of_progress/cards.yaml:17:11\n1613 rules/march_of_progress/cards.yaml:18:7\n1631 rules/march_of_progress/cards.yaml:19:7\n1650 rules/march_of_progress/cards.yaml:27:7\n1655 rules/march_of_progress/cards.yaml:28:7\n1656 rules/march_of_progress/cards.yaml:29:11\n1657 rules/march_of_progress/cards.yaml:30:11\n1658 rules/march_of_progress/cards.yaml:31:7\n1669 rules/march_of_progress/cards.yaml:32:7\n1670 rules/march_of_progress/cards.yaml:33:7\n1671 rules/march_of_progress/cards.yaml:34:11\n1672 rules/march_of_progress/cards.yaml:35:7\n1673 rules/march_of_progress/cards.yaml:36:7\n1683 rules/march_of_progress/cards.yaml:37:7\n1691 rules/march_of_progress/cards.yaml:38:11\n1704 rules/march_of_progress/cards.yaml:39:11\n1705 rules/march_of_progress/cards.yaml:40:15\n1711 rules/march_of_progress/cards.yaml:41:7\n1724 rules/march_of_progress/cards.yaml:42:7\n1725 rules/march_of_progress/cards.yaml:43:11\n1730 rules/march_of_progress/cards.yaml:116:7\n1731 rules/march_of_progress/cards.yaml:117:11\n1733 rules/march_of_progress/cards.yaml:119:11\n1734 rules/march_of_progress/cards.yaml:120:7\n1737 rules/march_of_progress/cards.yaml:121:7\n1740 rules/march_of_progress/cards.yaml:122:7\n1753 rules/march_of_progress/cards.yaml:99:7\n1759 rules/march_of_progress/cards.yaml:100:7\n1760 rules/march_of_progress/cards.yaml:101:11\n1761 rules/march_of_progress/cards.yaml:102:11\n1762 rules/march_of_progress/cards.yaml:103:7\n1773 rules/march_of_progress/cards.yaml:104:7\n1776 rules/march_of_progress/cards.yaml:105:7\n1778 rules/march_of_progress/cards.yaml:106:7\n1799 rules/march_of_progress/rules.yaml:233:7\n1800 rules/march_of_progress/rules.yaml:234:7\n1810 rules/march_of_progress/rules.yaml:235:7\n1817 rules/march_of_progress/rules.yaml:236:7\n1818 rules/march_of_progress/rules.yaml:237:7\n1821 rules/march_of_progress/rules.yaml:238:7\n1822 rules/march_of_progress/rules.yaml:239:7\n1829 rules/march_of_progress/rules.yaml:240:11\n1833 rules/march_of_progress/rules.yaml:242:11\n1840 rules/march_of_progress/rules.yaml:243:11\n1843 rules/march_of_progress/rules.yaml:244:15\n1852 rules/march_of_progress/rules.yaml:245:19\n1854 rules/march_of_progress/rules.yaml:246:19\n1857 rules/march_of_progress/rules.yaml:248:11\n1871 rules/march_of_progress/rules.yaml:273:7\n1880 rules/march_of_progress/rules.yaml:274:11\n1881 rules/march_of_progress/rules.yaml:275:7\n1902 rules/march_of_progress/rules.yaml:264:7\n1929 rules/march_of_progress/rules.yaml:265:11\n1930 rules/march_of_progress/rules.yaml:266:7\n1937 rules/march_of_progress/rules.yaml:257:7\n1953 rules/march_of_progress/flow.yaml:105:7\n1958 rules/march_of_progress/flow.yaml:106:11\n1959 rules/march_of_progress/flow.yaml:107:11\n1979 rules/march_of_progress/flow.yaml:109:15\n1980 rules/march_of_progress/flow.yaml:110:19\n1981 rules/march_of_progress/flow.yaml:111:11\n1982 rules/march_of_progress/flow.yaml:112:15\n1983 rules/march_of_progress/flow.yaml:113:15\n1988 rules/march_of_progress/flow.yaml:114:11\n2021 rules/march_of_progress/rules.yaml:216:7\n2031 rules/march_of_progress/rules.yaml:217:7\n2050 rules/march_of_progress/rules.yaml:218:11\n2051 rules/march_of_progress/rules.yaml:219:11\n2059 rules/march_of_progress/rules.yaml:220:15\n2074 rules/march_of_progress/rules.yaml:221:11\n2077 rules/march_of_progress/rules.yaml:222:7\n2098 rules/march_of_progress/rules.yaml:223:11\n2107 rules/march_of_progress/rules.yaml:224:15\n2120 rules/march_of_progress/rules.yaml:225:15\n2121 rules/march_of_progress/rules.yaml:226:19\n2139 rules/march_of_progress/flow.yaml:88:7\n2153 rules/march_of_progress/flow.yaml:89:11\n2154 rules/march_of_progress/flow.yaml:90:11\n2164 rules/march_of_progress/flow.yaml:8:7\n2165 rules/march_of_progress/flow.yaml:9:11\n2183 rules/march_of_progress/flow.yaml:32:7\n2204 rules/march_of_progress/flow.yaml:34:11\n2207 rules/march_of_progress/flow.yaml:35:11\n2208 rules/march_of_progress/flow.yaml:36:7\n2225 rules/march_of_progress/flow.yaml:54:7\n2239 rules/march_of_progress/flow.yaml:55:11\n2240 rules/march_of_progress/flow.yaml:56:11\n2248 rules/march_of_progress/flow.yaml:57:15\n2253 rules/march_of_progress/flow.yaml:59:15\n2254 rules/march_of_progress/flow.yaml:60:15\n2264 rules/march_of_progress/flow.yaml:61:19\n2277 rules/march_of_progress/flow.yaml:62:19\n2283 rules/march_of_progress/flow.yaml:64:19\n2298 rules/march_of_progress/flow.yaml:65:15\n2305 rules/march_of_progress/flow.yaml:66:15"

@@ -118,6 +118,8 @@ PRIMARY: dict[str, Any] = {
     "id_card": CARD_ID,
     "id_country": ("blue_home", "neutral", "orange_home"),
     "id_player": ("blue", "orange"),
+    "inl_f_actors_of": True,
+    "inl_play_q": True,
     "internal": (),
     "name_army": (
         "Blue army 1",

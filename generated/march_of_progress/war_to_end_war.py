@@ -9,6 +9,7 @@ from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, regist
 
 from . import thirty_years_war as _base
 from .engine import (
+    _BITS8,
     _LOG,
     _REVEALS,
     MAX_LOOP,
@@ -294,7 +295,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         S[self.o_e_army__on_capital + v_a] = False
 
     def p_end__ww1_game_end(self, S: list[Any]) -> None:
-        "At the end of a turn a side with no VPs loses; otherwise, when all VPs have been claimed (the stock is empty), the most VPs wins and equal VPs is a draw. (MOP-WW1-END-02, MOP-WW1-END-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:301:7]"
+        """At the end of a turn a side with no VPs loses; otherwise, when all VPs have been claimed (the stock is empty), the most VPs wins and equal VPs is a draw. (MOP-WW1-END-02, MOP-WW1-END-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:301:7]"""
         N: list[int] = S
         v_broke = [v_p for v_p in self.all_player if N[self.o_p_vp + v_p] == 0]
         if len(v_broke) == 1:
@@ -302,12 +303,17 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S,
                 [
                     (
-                        self.tab_enemy[_head(v_broke)]
+                        self.tab_enemy[v_broke[0] if v_broke else _head(v_broke)]
                         if self.tab_enemy is not None
-                        else self.f_enemy(S, _head(v_broke))
+                        else self.f_enemy(S, v_broke[0] if v_broke else _head(v_broke))
                     )
                 ],
-                "".join((_name(self.name_player, _head(v_broke)), " has no VPs")),
+                "".join(
+                    (
+                        _name(self.name_player, v_broke[0] if v_broke else _head(v_broke)),
+                        " has no VPs",
+                    )
+                ),
             )
         elif len(v_broke) == 2:
             _end(S, [], "Both sides have no VPs")
@@ -347,7 +353,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
+        """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"""
         N: list[int] = S
         v_all_mine = [
             v_a__1
@@ -363,15 +369,32 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        v_a_2: int = _pick(R, v_mine)
-        v_dest: int = _pick(
-            R, _uniq(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a_2])))
+        v_a_2: int = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
+        v_dest: int = (
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := _uniq(
+                        self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a_2]))
+                    )
+                )
+            )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
         )
         self.p_move_army(S, v_a_2, v_dest)
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
-        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
+        """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"""
         N: list[int] = S
         v_all_mine = [
             v_a__1
@@ -387,7 +410,13 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        v_a_2: int = _pick(R, v_mine)
+        v_a_2: int = (
+            v_mine[0]
+            if (_n1 := len(v_mine)) == 1
+            else v_mine[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_mine)
+        )
         v_start = _ref(N[self.o_e_army__location + v_a_2])
         v_group = [v_a_2]
         v_partners = [
@@ -404,7 +433,13 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a_2, v_b_2]
-        v_dest: int = _pick(R, _uniq(self.f_destinations(S, v_me, v_start)))
+        v_dest: int = (
+            _o2[0]
+            if (_n3 := len(_o2 := _uniq(self.f_destinations(S, v_me, v_start)))) == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
         self.p_take_sides(S, v_me, v_group, v_dest)
@@ -466,7 +501,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                         _w1 = True
                         break
                 if not _w1:
-                    _r1 = _head(v_attackers)
+                    _r1 = v_attackers[0] if v_attackers else _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
         else:
             self.q_combat_loss(S, R, v_att, v_where)
@@ -521,21 +556,29 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
 
     def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: int) -> None:
-        "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
+        """The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"""
         N: list[int] = S
         S[self.o_g_defence_plus] = 0
-        v_moves = _bits(N[self.o_p_hand + v_foe] & self.mk_card__group.get("move", 0))
+        v_moves = (
+            _BITS8[_m1]
+            if 0 <= (_m1 := (N[self.o_p_hand + v_foe] & self.mk_card__group.get("move", 0))) < 256
+            else _bits(_m1)
+        )
         if len(v_moves) > 0:
             v_d = _pick_optional(R, v_moves)
             if v_d is not None:
                 _c1 = v_d
-                S[self.o_p_hand + v_foe] = _take(S[self.o_p_hand + v_foe], _c1)
+                S[self.o_p_hand + v_foe] = (
+                    _m2 & ~(1 << _c1)
+                    if _c1 is not None and (_m2 := S[self.o_p_hand + v_foe]) >> _c1 & 1
+                    else _take(S[self.o_p_hand + v_foe], _c1)
+                )
                 S[self.o_p_discard + v_foe] |= 1 << _c1
                 S[_REVEALS] += 1
                 S[self.o_g_defence_plus] = 1
 
     def q_lose_one(self, S: list[Any], R: Any, v_p: int, v_where: int) -> None:
-        "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
+        """One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"""
         N: list[int] = S
         v_mine = [
             v_a__1
@@ -549,9 +592,15 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if self.c_casualty_chosen_by_owner
             else (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p))
         )
-        v_a: int = _head(v_mine)
+        v_a: int = v_mine[0] if v_mine else _head(v_mine)
         if len(v_mine) > 1:
-            v_a = _pick(R, v_mine)
+            v_a = (
+                v_mine[0]
+                if (_n1 := len(v_mine)) == 1
+                else v_mine[int(R() * _n1)]
+                if _n1
+                else _pick(R, v_mine)
+            )
         self.p_destroy(S, v_a)
 
     def q_main(self, S: list[Any], R: Any, k: int) -> None:
@@ -1107,4 +1156,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "207 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n213 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n233 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n234 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n235 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n261 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n262 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n281 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n287 rules/march_of_progress/rules.yaml:165:3\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n292 rules/march_of_progress/rules.yaml:170:7\n293 rules/march_of_progress/rules.yaml:171:7\n294 rules/march_of_progress/rules.yaml:172:7\n299 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n313 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n327 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n367 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n419 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n423 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n426 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n427 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n428 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n430 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n436 rules/march_of_progress/rules.yaml:228:3\n441 rules/march_of_progress/rules.yaml:233:7\n442 rules/march_of_progress/rules.yaml:234:7\n448 rules/march_of_progress/rules.yaml:235:7\n449 rules/march_of_progress/rules.yaml:236:7\n450 rules/march_of_progress/rules.yaml:237:7\n453 rules/march_of_progress/rules.yaml:239:7\n454 rules/march_of_progress/rules.yaml:240:11\n456 rules/march_of_progress/rules.yaml:242:11\n457 rules/march_of_progress/rules.yaml:243:11\n460 rules/march_of_progress/rules.yaml:244:15\n469 rules/march_of_progress/rules.yaml:245:19\n472 rules/march_of_progress/rules.yaml:248:11\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n478 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n483 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n484 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n497 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n498 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n515 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n516 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n526 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n528 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n529 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n530 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n531 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n540 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n545 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n546 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n547 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n552 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n553 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n554 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n555 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n606 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n611 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n612 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n613 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n614 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n619 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n620 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n621 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n622 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n633 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n653 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n654 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n674 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n679 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n680 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n687 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n688 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n689 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n690 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n701 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n702 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n703 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n713 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n721 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n734 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n735 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n741 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n754 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n755 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n756 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n764 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n765 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n768 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n769 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n772 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n775 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n776 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n777 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n778 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n780 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n782 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n794 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n795 rules/march_of_progress/rules.yaml:228:3\n817 rules/march_of_progress/rules.yaml:233:7\n818 rules/march_of_progress/rules.yaml:234:7\n828 rules/march_of_progress/rules.yaml:235:7\n835 rules/march_of_progress/rules.yaml:236:7\n836 rules/march_of_progress/rules.yaml:237:7\n839 rules/march_of_progress/rules.yaml:238:7\n840 rules/march_of_progress/rules.yaml:239:7\n847 rules/march_of_progress/rules.yaml:240:11\n851 rules/march_of_progress/rules.yaml:242:11\n858 rules/march_of_progress/rules.yaml:243:11\n861 rules/march_of_progress/rules.yaml:244:15\n870 rules/march_of_progress/rules.yaml:245:19\n872 rules/march_of_progress/rules.yaml:246:19\n875 rules/march_of_progress/rules.yaml:248:11\n894 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n897 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n906 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n907 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n920 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n921 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n934 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n951 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n952 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n959 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n992 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n993 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n994 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1002 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1010 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1011 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1015 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1016 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1038 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1047 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1048 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1049 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1050 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1055 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1056 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1064 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1079 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1080 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "208 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n214 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n221 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n234 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n235 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n262 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n273 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n288 rules/march_of_progress/rules.yaml:165:3\n289 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n293 rules/march_of_progress/rules.yaml:170:7\n294 rules/march_of_progress/rules.yaml:171:7\n295 rules/march_of_progress/rules.yaml:172:7\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n399 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n421 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n422 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n436 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n443 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n450 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n451 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n463 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n470 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n471 rules/march_of_progress/rules.yaml:228:3\n476 rules/march_of_progress/rules.yaml:233:7\n477 rules/march_of_progress/rules.yaml:234:7\n483 rules/march_of_progress/rules.yaml:235:7\n484 rules/march_of_progress/rules.yaml:236:7\n485 rules/march_of_progress/rules.yaml:237:7\n488 rules/march_of_progress/rules.yaml:239:7\n489 rules/march_of_progress/rules.yaml:240:11\n491 rules/march_of_progress/rules.yaml:242:11\n492 rules/march_of_progress/rules.yaml:243:11\n495 rules/march_of_progress/rules.yaml:244:15\n504 rules/march_of_progress/rules.yaml:245:19\n507 rules/march_of_progress/rules.yaml:248:11\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n518 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n519 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n532 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n533 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n546 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n550 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n551 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n561 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n567 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n568 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n570 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n578 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n588 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n589 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n597 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n655 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n660 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n661 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n662 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n668 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n669 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n670 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n671 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n702 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n703 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n723 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n728 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n729 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n730 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n731 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n736 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n737 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n738 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n739 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n750 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n751 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n752 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n762 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n770 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n783 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n784 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n790 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n803 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n804 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n805 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n813 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n814 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n815 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n817 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n818 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n821 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n824 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n825 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n826 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n827 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n829 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n831 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n843 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n844 rules/march_of_progress/rules.yaml:228:3\n866 rules/march_of_progress/rules.yaml:233:7\n867 rules/march_of_progress/rules.yaml:234:7\n877 rules/march_of_progress/rules.yaml:235:7\n884 rules/march_of_progress/rules.yaml:236:7\n885 rules/march_of_progress/rules.yaml:237:7\n888 rules/march_of_progress/rules.yaml:238:7\n889 rules/march_of_progress/rules.yaml:239:7\n896 rules/march_of_progress/rules.yaml:240:11\n900 rules/march_of_progress/rules.yaml:242:11\n907 rules/march_of_progress/rules.yaml:243:11\n910 rules/march_of_progress/rules.yaml:244:15\n919 rules/march_of_progress/rules.yaml:245:19\n921 rules/march_of_progress/rules.yaml:246:19\n924 rules/march_of_progress/rules.yaml:248:11\n943 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n946 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n955 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n956 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n969 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n970 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n983 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n1000 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n1001 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n1008 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n1041 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1042 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1043 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1051 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1059 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1060 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1064 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1065 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1087 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1096 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1097 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1098 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1099 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1104 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1105 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1113 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1128 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1129 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

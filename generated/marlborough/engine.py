@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
+from rulecraft.runtime.prelude import BITS8 as _BITS8
 from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
 from rulecraft.runtime.prelude import LIMIT as _LIMIT
 from rulecraft.runtime.prelude import LOG as _LOG
@@ -1254,7 +1255,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         v_rebels = (
             [
                 _ref(N[self.o_e_unit__at + v_u])
@@ -1355,7 +1356,7 @@ class MarlboroughRules:
                 if self.s_e_unit__leadership[v_u_4] == v_best:
                     _w2.append(v_u_4)
                     break
-            v_c = _head(_w2)
+            v_c = _w2[0] if _w2 else _head(_w2)
             v_total += v_best if v_used == 0 else max(0, v_best - 1)
             v_used += 1
             v_left = [v_u_5 for v_u_5 in v_left if v_u_5 != v_c]
@@ -1366,9 +1367,9 @@ class MarlboroughRules:
         return v_giver != v_receiver
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"
+        """deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"""
         N: list[int] = S
-        return _bits(N[self.o_p_markers + v_giver])
+        return _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_markers + v_giver]) < 256 else _bits(_m1)
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
         "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"
@@ -1541,7 +1542,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__1] == "spain":
                     _w5.append(v_n__1)
                     break
-            v_m += 1 if N[self.o_e_nation__control + _head(_w5)] == v_p else -1
+            v_m += 1 if N[self.o_e_nation__control + (_w5[0] if _w5 else _head(_w5))] == v_p else -1
         _w7 = self.id_nation[v_t] == "ireland"
         if _w7:
             _w6 = []
@@ -1549,7 +1550,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__2] == "england":
                     _w6.append(v_n__2)
                     break
-            _w7 = N[self.o_e_nation__control + _head(_w6)] == v_p
+            _w7 = N[self.o_e_nation__control + (_w6[0] if _w6 else _head(_w6))] == v_p
         if _w7:
             v_m += 1
         _w9 = self.id_nation[v_t] == "hungary"
@@ -1559,7 +1560,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__3] == "austria":
                     _w8.append(v_n__3)
                     break
-            _w9 = N[self.o_e_nation__control + _head(_w8)] != v_p
+            _w9 = N[self.o_e_nation__control + (_w8[0] if _w8 else _head(_w8))] != v_p
         if _w9:
             v_m -= 1
         _w11 = self.id_nation[v_t] == "france"
@@ -1569,7 +1570,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__4] == "england":
                     _w10.append(v_n__4)
                     break
-            _w11 = N[self.o_e_nation__control + _head(_w10)] == v_p
+            _w11 = N[self.o_e_nation__control + (_w10[0] if _w10 else _head(_w10))] == v_p
         if _w11:
             v_m -= 1
         _w13 = self.id_nation[v_t] == "england"
@@ -1579,7 +1580,7 @@ class MarlboroughRules:
                 if self.id_nation[v_n__5] == "france":
                     _w12.append(v_n__5)
                     break
-            _w13 = N[self.o_e_nation__control + _head(_w12)] == v_p
+            _w13 = N[self.o_e_nation__control + (_w12[0] if _w12 else _head(_w12))] == v_p
         if _w13:
             v_m -= 1
         return v_m
@@ -1942,7 +1943,7 @@ class MarlboroughRules:
             if self.id_nation[v_n] == v_id:
                 _w1.append(v_n)
                 break
-        return _head(_w1)
+        return _w1[0] if _w1 else _head(_w1)
 
     def f_naval_destinations(
         self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int
@@ -2117,7 +2118,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         _w9 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
             _w13 = self.s_e_hex__terrain[v_h] == "sea"
@@ -2169,7 +2170,7 @@ class MarlboroughRules:
             if v_q != v_p:
                 _w1.append(v_q)
                 break
-        return _head(_w1)
+        return _w1[0] if _w1 else _head(_w1)
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
         "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:144:3]"
@@ -2281,7 +2282,10 @@ class MarlboroughRules:
                 [
                     *self.f_zoc_against(S, v_p),
                     *self.f_zoc_against(
-                        S, _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
+                        S,
+                        _o1[0]
+                        if (_o1 := [v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
+                        else _head(_o1),
                     ),
                 ]
             ),
@@ -2335,7 +2339,7 @@ class MarlboroughRules:
         """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:768:3]"""
         N: list[int] = S
         _w1 = 0
-        for v_c in _bits(N[self.o_p_markers + v_p]):
+        for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_markers + v_p]) < 256 else _bits(_m1):
             if self.card_kind[v_c] == "diplomacy":
                 _w1 += self.card_value[v_c]
         if _w1 < 2:
@@ -2433,13 +2437,32 @@ class MarlboroughRules:
     def f_supplied_units(self, S: list[Any], v_p: int) -> Any:
         """The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:544:3]"""
         N: list[int] = S
-        v_sources = self.f_supply_sources(S, v_p)
+        v_mine__i1 = [
+            _ref(N[self.o_e_unit__at + v_u__i1])
+            for v_u__i1 in self.ix_unit__kind.get("garrison", ())
+            if N[self.o_e_unit__owner + v_u__i1] == v_p and N[self.o_e_unit__at + v_u__i1] >= 0
+        ]
+        v_sources = [
+            v_h__i1
+            for v_h__i1 in self.all_hex
+            if (
+                self.s_e_hex__terrain[v_h__i1] == "fortress"
+                or S[self.o_e_hex__fortress_marker + v_h__i1]
+            )
+            and (
+                (
+                    not S[self.o_e_hex__besieged + v_h__i1]
+                    and (not S[self.o_e_hex__pillaged + v_h__i1])
+                )
+                and (self.f_inherent_of(S, v_h__i1, v_p) or v_h__i1 in v_mine__i1)
+            )
+        ]
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_enemy = self.f_held_by(S, _head(_w1))
+        v_enemy = self.f_held_by(S, _w1[0] if _w1 else _head(_w1))
         v_zoc = self.f_zoc_against(S, v_p)
         v_mine = self.f_held_by(S, v_p)
         v_afloat = self.f_naval_supplied(S, v_p, v_sources)
@@ -2600,9 +2623,15 @@ class MarlboroughRules:
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: int, v_p: int) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
-        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
+        return (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)))
+            < 256
+            else _bits(_m1)
+        )
 
     def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
         """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:788:3]"""
@@ -2619,7 +2648,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
         for v_u in self.all_unit:
@@ -2887,9 +2916,13 @@ class MarlboroughRules:
         S[self.o_g_agreed_end] = True
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"
+        """deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"""
         _c1 = v_x
-        S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
+        S[self.o_p_markers + v_giver] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_giver]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_giver], _c1)
+        )
         S[self.o_p_markers + v_receiver] |= 1 << _c1
 
     def p_deal__minor_state__give(
@@ -2922,7 +2955,7 @@ class MarlboroughRules:
         S[self.o_e_unit__prisoner_of + v_x] = -1
         if len(v_home) > 0:
             S[self.o_e_unit__seen + v_x] = 0
-            S[self.o_e_unit__at + v_x] = _unref(_head(v_home))
+            S[self.o_e_unit__at + v_x] = _unref(v_home[0] if v_home else _head(v_home))
             if S[_LOG] is not False:
                 _log(S, 170, (v_x,))
         else:
@@ -3021,7 +3054,7 @@ class MarlboroughRules:
                     if N[self.o_e_unit__owner + v_u] != v_q__1:
                         _w1.append(v_q__1)
                         break
-                v_captor: int = _head(_w1)
+                v_captor: int = _w1[0] if _w1 else _head(_w1)
                 S[self.o_e_unit__seen + v_u] = 0
                 S[self.o_e_unit__at + v_u] = -1
                 S[self.o_e_unit__prisoner_of + v_u] = v_captor
@@ -3161,9 +3194,24 @@ class MarlboroughRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            v_k = _head(_shuffled(S, _bits(N[self.o_p_markers + v_p])))
+            v_k = (
+                _o2[0]
+                if (
+                    _o2 := _shuffled(
+                        S,
+                        _BITS8[_m1]
+                        if 0 <= (_m1 := N[self.o_p_markers + v_p]) < 256
+                        else _bits(_m1),
+                    )
+                )
+                else _head(_o2)
+            )
             _c1 = v_k
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            S[self.o_p_markers + v_p] = (
+                _m3 & ~(1 << _c1)
+                if _c1 is not None and (_m3 := S[self.o_p_markers + v_p]) >> _c1 & 1
+                else _take(S[self.o_p_markers + v_p], _c1)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
             v_i += 1
         v_w = "marker" if v_i in (1, -1) else "markers"
@@ -3179,7 +3227,7 @@ class MarlboroughRules:
                 if v_q__1 != v_p:
                     _w1.append(v_q__1)
                     break
-            v_q: int = _head(_w1)
+            v_q: int = _w1[0] if _w1 else _head(_w1)
             v_ra = _roll(S, 6)
             v_rd = _roll(S, 6)
             v_ta = v_ra + max(
@@ -3253,11 +3301,15 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: int, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"
+        """12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"""
         N: list[int] = S
         v_c: int = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_subsidies(self, S: list[Any], v_p: Any) -> None:
@@ -3366,7 +3418,11 @@ class MarlboroughRules:
     ) -> None:
         """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"""
         _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         if v_p == v_attacker:
             S[self.o_g_commissioner_attacker] = True
@@ -3380,7 +3436,11 @@ class MarlboroughRules:
     ) -> None:
         """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]"""
         _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
@@ -3389,7 +3449,11 @@ class MarlboroughRules:
     def p_window__revenue__act(self, S: list[Any], v_payee: int, v_p: int, v_x: int) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_p_markers + v_p] = (
+            _m1 & ~(1 << _c1)
+            if _c1 is not None and (_m1 := S[self.o_p_markers + v_p]) >> _c1 & 1
+            else _take(S[self.o_p_markers + v_p], _c1)
+        )
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         v_die = _roll(S, 6)
         S[self.o_p_treasury_seen + v_p] = 0
@@ -3822,7 +3886,13 @@ class MarlboroughRules:
         v_movers = _w6
         if len(v_movers) == 0:
             return None
-        v_go = list(_pick(R, _subsets(v_movers, 0, -1)))
+        v_go = list(
+            _o1[0]
+            if (_n2 := len(_o1 := _subsets(v_movers, 0, -1))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         v_starts = [
             _ref(N[self.o_e_unit__at + v_u_2])
             for v_u_2 in v_go
@@ -3875,7 +3945,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -3905,8 +3975,16 @@ class MarlboroughRules:
             for v_x in self.e_siege_attacker_plan:
                 if v_x != "invest" or v_invest:
                     _w3.append(v_x)
-            v_a = _pick(R, _w3)
-            v_d = _pick(R, self.e_siege_defender_plan)
+            v_a = (
+                _w3[0] if (_n1 := len(_w3)) == 1 else _w3[int(R() * _n1)] if _n1 else _pick(R, _w3)
+            )
+            v_d = (
+                _o2[0]
+                if (_n3 := len(_o2 := self.e_siege_defender_plan)) == 1
+                else _o2[int(R() * _n3)]
+                if _n3
+                else _pick(R, _o2)
+            )
             v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
@@ -3940,18 +4018,54 @@ class MarlboroughRules:
                     raise RulesError(
                         "a `simultaneously:` block asks one player twice: each line is another player's"
                     )
-                v_a1 = _pick(R, v_attack_plans)
-                v_d1 = _pick(R, v_defence_plans)
+                v_a1 = (
+                    v_attack_plans[0]
+                    if (_n4 := len(v_attack_plans)) == 1
+                    else v_attack_plans[int(R() * _n4)]
+                    if _n4
+                    else _pick(R, v_attack_plans)
+                )
+                v_d1 = (
+                    v_defence_plans[0]
+                    if (_n5 := len(v_defence_plans)) == 1
+                    else v_defence_plans[int(R() * _n5)]
+                    if _n5
+                    else _pick(R, v_defence_plans)
+                )
                 S[self.o_g_battle_attack] = v_a1
                 S[self.o_g_battle_defence] = v_d1
             elif N[self.o_g_plans_first] == v_q:
-                v_d2 = _pick(R, v_defence_plans)
-                v_a2 = _pick(R, v_attack_plans)
+                v_d2 = (
+                    v_defence_plans[0]
+                    if (_n6 := len(v_defence_plans)) == 1
+                    else v_defence_plans[int(R() * _n6)]
+                    if _n6
+                    else _pick(R, v_defence_plans)
+                )
+                v_a2 = (
+                    v_attack_plans[0]
+                    if (_n7 := len(v_attack_plans)) == 1
+                    else v_attack_plans[int(R() * _n7)]
+                    if _n7
+                    else _pick(R, v_attack_plans)
+                )
                 S[self.o_g_battle_attack] = v_a2
                 S[self.o_g_battle_defence] = v_d2
             else:
-                v_a3 = _pick(R, v_attack_plans)
-                v_d3 = _pick(R, v_defence_plans)
+                v_a3 = (
+                    v_attack_plans[0]
+                    if (_n8 := len(v_attack_plans)) == 1
+                    else v_attack_plans[int(R() * _n8)]
+                    if _n8
+                    else _pick(R, v_attack_plans)
+                )
+                v_d3 = (
+                    v_defence_plans[0]
+                    if (_n9 := len(v_defence_plans)) == 1
+                    else v_defence_plans[int(R() * _n9)]
+                    if _n9
+                    else _pick(R, v_defence_plans)
+                )
                 S[self.o_g_battle_attack] = v_a3
                 S[self.o_g_battle_defence] = v_d3
             v_a_2 = S[self.o_g_battle_attack]
@@ -4081,7 +4195,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         v_att = [v_u for v_u in v_force if N[self.o_e_unit__at + v_u] == _k_v_from]
         v_dfn = [
             v_u_2
@@ -4236,21 +4350,37 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
-        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_mine = (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m1)
+        )
         v_a = list(
-            _pick(
-                R,
-                tuple(
-                    _pk1
-                    for _pk1 in _subsets(v_mine, 1, -1)
-                    if self.f_war_markers_enough(S, v_t, _pk1)
-                ),
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := tuple(
+                        _pk1
+                        for _pk1 in _subsets(v_mine, 1, -1)
+                        if self.f_war_markers_enough(S, v_t, _pk1)
+                    )
+                )
             )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
         )
         for v_c in v_a:
             _c2 = v_c
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            S[self.o_p_markers + v_p] = (
+                _m4 & ~(1 << _c2)
+                if _c2 is not None and (_m4 := S[self.o_p_markers + v_p]) >> _c2 & 1
+                else _take(S[self.o_p_markers + v_p], _c2)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         self.q_make_controlled(S, R, v_t, v_q)
 
@@ -4322,9 +4452,15 @@ class MarlboroughRules:
                 if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
                     self.p_eliminate(S, v_u_2)
                 else:
-                    v_to: int = _head(v_ways)
+                    v_to: int = v_ways[0] if v_ways else _head(v_ways)
                     if len(v_ways) > 1:
-                        v_to = _pick(R, v_ways)
+                        v_to = (
+                            v_ways[0]
+                            if (_n1 := len(v_ways)) == 1
+                            else v_ways[int(R() * _n1)]
+                            if _n1
+                            else _pick(R, v_ways)
+                        )
                     S[self.o_e_unit__seen + v_u_2] = 0
                     S[self.o_e_unit__at + v_u_2] = _unref(v_to)
                     S[self.o_e_unit__embarked + v_u_2] = False
@@ -4337,15 +4473,39 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
-        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
-        v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_mine = (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m1)
+        )
+        v_theirs = (
+            _BITS8[_m2]
+            if 0
+            <= (_m2 := (N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m2)
+        )
         if len({v_p, v_q}) < 2:
             raise RulesError(
                 "a `simultaneously:` block asks one player twice: each line is another player's"
             )
-        v_a = list(_pick(R, _subsets(v_mine, 1, -1)))
-        v_d = list(_pick(R, _subsets(v_theirs, 0, -1)))
+        v_a = list(
+            _o3[0]
+            if (_n4 := len(_o3 := _subsets(v_mine, 1, -1))) == 1
+            else _o3[int(R() * _n4)]
+            if _n4
+            else _pick(R, _o3)
+        )
+        v_d = list(
+            _o5[0]
+            if (_n6 := len(_o5 := _subsets(v_theirs, 0, -1))) == 1
+            else _o5[int(R() * _n6)]
+            if _n6
+            else _pick(R, _o5)
+        )
         _w2 = 0
         for v_c in v_a:
             _w2 += self.card_value[v_c]
@@ -4356,11 +4516,19 @@ class MarlboroughRules:
         v_dv = _w3
         for v_c_3 in v_a:
             _c1 = v_c_3
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            S[self.o_p_markers + v_p] = (
+                _m7 & ~(1 << _c1)
+                if _c1 is not None and (_m7 := S[self.o_p_markers + v_p]) >> _c1 & 1
+                else _take(S[self.o_p_markers + v_p], _c1)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         for v_c_4 in v_d:
             _c2 = v_c_4
-            S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+            S[self.o_p_markers + v_q] = (
+                _m8 & ~(1 << _c2)
+                if _c2 is not None and (_m8 := S[self.o_p_markers + v_q]) >> _c2 & 1
+                else _take(S[self.o_p_markers + v_q], _c2)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
@@ -4380,14 +4548,14 @@ class MarlboroughRules:
             if N[self.o_g_first_player] == v_q:
                 _w1.append(v_q)
                 break
-        v_p: int = _head(_w1)
+        v_p: int = _w1[0] if _w1 else _head(_w1)
         self.q_diplomacy_segment(S, R, v_p)
         _w2 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w2.append(v_q__1)
                 break
-        self.q_diplomacy_segment(S, R, _head(_w2))
+        self.q_diplomacy_segment(S, R, _w2[0] if _w2 else _head(_w2))
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: int, v_t: int, v_code: Any) -> None:
         """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"""
@@ -4397,7 +4565,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         if v_code == "NE":
             pass
         elif v_code == "D1":
@@ -4416,7 +4584,9 @@ class MarlboroughRules:
             for v_x in self.e_diplomacy_outcome:
                 if v_x != ("defection" if v_code == "D2" else "diplomacy"):
                     _w2.append(v_x)
-            v_how = _pick(R, _w2)
+            v_how = (
+                _w2[0] if (_n1 := len(_w2)) == 1 else _w2[int(R() * _n1)] if _n1 else _pick(R, _w2)
+            )
             if v_how == "espionage":
                 self.q_espionage(S, R, v_p, v_t)
             elif v_how == "coup":
@@ -4438,7 +4608,13 @@ class MarlboroughRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            v_mine = (
+                _BITS8[_m1]
+                if 0
+                <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+                < 256
+                else _bits(_m1)
+            )
             _w1 = []
             _w2 = 0
             for v_c in v_mine:
@@ -4487,7 +4663,7 @@ class MarlboroughRules:
     def q_displace(
         self, S: list[Any], R: Any, v_u: int, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"
+        """6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"""
         N: list[int] = S
         v_afloat = (
             (
@@ -4516,23 +4692,56 @@ class MarlboroughRules:
                 for v_h_3 in v_ok
                 if _distance(self.bd_axial, _ref(N[self.o_e_unit__at + v_u]), v_h_3) == v_d
             ]
-            v_to = _head(v_near)
+            v_to = v_near[0] if v_near else _head(v_near)
             if len(v_near) > 1 and v_home:
-                v_to = _pick(R, _uniq(v_near))
+                v_to = (
+                    _o1[0]
+                    if (_n2 := len(_o1 := _uniq(v_near))) == 1
+                    else _o1[int(R() * _n2)]
+                    if _n2
+                    else _pick(R, _o1)
+                )
             elif len(v_near) > 1:
-                v_to = _pick(R, _uniq(v_near))
+                v_to = (
+                    _o3[0]
+                    if (_n4 := len(_o3 := _uniq(v_near))) == 1
+                    else _o3[int(R() * _n4)]
+                    if _n4
+                    else _pick(R, _o3)
+                )
             S[self.o_e_unit__seen + v_u] = 0
             S[self.o_e_unit__at + v_u] = _unref(v_to)
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: int, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
+        """12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]"""
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
-            v_back = list(_pick(R, _subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over)))
+            v_back = list(
+                _o2[0]
+                if (
+                    _n3 := len(
+                        _o2 := _subsets(
+                            _BITS8[_m1]
+                            if 0 <= (_m1 := N[self.o_p_markers + v_p]) < 256
+                            else _bits(_m1),
+                            v_over,
+                            v_over,
+                        )
+                    )
+                )
+                == 1
+                else _o2[int(R() * _n3)]
+                if _n3
+                else _pick(R, _o2)
+            )
             for v_c in v_back:
                 _c1 = v_c
-                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_p_markers + v_p] = (
+                    _m4 & ~(1 << _c1)
+                    if _c1 is not None and (_m4 := S[self.o_p_markers + v_p]) >> _c1 & 1
+                    else _take(S[self.o_p_markers + v_p], _c1)
+                )
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
             _v_w = "marker" if v_over in (1, -1) else "markers"
         v_i = 0
@@ -4546,7 +4755,7 @@ class MarlboroughRules:
             if N[self.o_p_enlightened_picks + v_p] > 0:
                 self.q_pick_from_pool(S, R, v_p)
             else:
-                v_k = _head(_shuffled(S, S[self.o_g_pool]))
+                v_k = _o5[0] if (_o5 := _shuffled(S, S[self.o_g_pool])) else _head(_o5)
                 _c2 = v_k
                 S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
                 S[self.o_p_markers + v_p] |= 1 << _c2
@@ -4554,7 +4763,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_enlighten(self, S: list[Any], R: Any, v_p: int) -> None:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2413:3]"
+        """36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2413:3]"""
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4606,7 +4815,16 @@ class MarlboroughRules:
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
                     if v_r[2] == "Enlightenment":
                         S[self.o_e_hex__enlightened + v_h_2] = True
-        _clamp = self.f_enlightenment_of(S, v_p)
+        v_mine__i1 = [
+            _ref(N[self.o_e_unit__at + v_u__i1])
+            for v_u__i1 in self.all_unit
+            if N[self.o_e_unit__owner + v_u__i1] == v_p and N[self.o_e_unit__at + v_u__i1] >= 0
+        ]
+        _w1__i1 = 0
+        for v_h__i1 in self.all_hex:
+            if S[self.o_e_hex__enlightened + v_h__i1] and v_h__i1 in v_mine__i1:
+                _w1__i1 += 1
+        _clamp = _w1__i1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
@@ -4617,8 +4835,14 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
-        v_what = _pick(R, self.e_espionage)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_what = (
+            _o1[0]
+            if (_n2 := len(_o1 := self.e_espionage)) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         if v_what == "units":
             for v_u in self.all_unit:
                 if (
@@ -4682,7 +4906,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -4721,7 +4945,13 @@ class MarlboroughRules:
                 for v_u_4 in v_movers:
                     self.p_eliminate(S, v_u_4)
             else:
-                v_to = _pick(R, v_ways)
+                v_to = (
+                    v_ways[0]
+                    if (_n1 := len(v_ways)) == 1
+                    else v_ways[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_ways)
+                )
                 for v_u_5 in v_movers:
                     S[self.o_e_unit__seen + v_u_5] = 0
                     S[self.o_e_unit__at + v_u_5] = _unref(v_to)
@@ -4759,7 +4989,13 @@ class MarlboroughRules:
         v_able = _w3
         if len(v_able) == 0:
             return None
-        v_raising = list(_pick(R, _subsets(v_able, 0, -1)))
+        v_raising = list(
+            _o1[0]
+            if (_n2 := len(_o1 := _subsets(v_able, 0, -1))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         if len(v_raising) == 0:
             return None
         for v_h_2 in v_centers:
@@ -4811,7 +5047,13 @@ class MarlboroughRules:
                         and self.s_e_unit__kind[v_u_4] != "leader"
                     ]
                     if len(v_rebels) > 0:
-                        v_u_5: int = _pick(R, v_rebels)
+                        v_u_5: int = (
+                            v_rebels[0]
+                            if (_n3 := len(v_rebels)) == 1
+                            else v_rebels[int(R() * _n3)]
+                            if _n3
+                            else _pick(R, v_rebels)
+                        )
                         self.p_eliminate(S, v_u_5)
         for v_h_7 in v_centers:
             S[self.o_e_hex__taxed_by + v_h_7] = -1
@@ -4825,7 +5067,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         v_ports = [
             _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.ix_unit__kind.get("frigate_fleet", ())
@@ -4853,19 +5095,25 @@ class MarlboroughRules:
                     v_die = _roll(S, 6)
                     if v_die <= 3:
                         v_frigates = list(
-                            _pick(
-                                R,
-                                _subsets(
-                                    [
-                                        v_u_3
-                                        for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
-                                        if N[self.o_e_unit__at + v_u_3] == v_h_2
-                                        and N[self.o_e_unit__owner + v_u_3] == v_q
-                                    ],
-                                    1,
-                                    -1,
-                                ),
+                            _o1[0]
+                            if (
+                                _n2 := len(
+                                    _o1 := _subsets(
+                                        [
+                                            v_u_3
+                                            for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
+                                            if N[self.o_e_unit__at + v_u_3] == v_h_2
+                                            and N[self.o_e_unit__owner + v_u_3] == v_q
+                                        ],
+                                        1,
+                                        -1,
+                                    )
+                                )
                             )
+                            == 1
+                            else _o1[int(R() * _n2)]
+                            if _n2
+                            else _pick(R, _o1)
                         )
                         for v_u_4 in v_frigates:
                             S[self.o_e_unit__seen + v_u_4] = 0
@@ -4917,7 +5165,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: int, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"
+        """Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"""
         N: list[int] = S
         v_alive = [
             v_u
@@ -4925,7 +5173,13 @@ class MarlboroughRules:
             if N[self.o_e_unit__at + v_u] >= 0 and self.s_e_unit__kind[v_u] != "leader"
         ]
         if len(v_alive) > 0:
-            v_u_2 = _pick(R, _uniq(v_alive))
+            v_u_2 = (
+                _o1[0]
+                if (_n2 := len(_o1 := _uniq(v_alive))) == 1
+                else _o1[int(R() * _n2)]
+                if _n2
+                else _pick(R, _o1)
+            )
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
             else:
@@ -4934,11 +5188,17 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
+        """E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"""
         N: list[int] = S
         v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] >= 0]
         if len(v_alive) > 0:
-            v_u_2 = _pick(R, _uniq(v_alive))
+            v_u_2 = (
+                _o1[0]
+                if (_n2 := len(_o1 := _uniq(v_alive))) == 1
+                else _o1[int(R() * _n2)]
+                if _n2
+                else _pick(R, _o1)
+            )
             self.p_eliminate(S, v_u_2)
         elif v_defending and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
@@ -5021,7 +5281,13 @@ class MarlboroughRules:
             if len(v_ports) == 0:
                 pass
             else:
-                v_h = _pick(R, _uniq(v_ports))
+                v_h = (
+                    _o1[0]
+                    if (_n2 := len(_o1 := _uniq(v_ports))) == 1
+                    else _o1[int(R() * _n2)]
+                    if _n2
+                    else _pick(R, _o1)
+                )
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = _unref(v_h)
         self.q_free_markers(S, R, v_p)
@@ -5032,7 +5298,13 @@ class MarlboroughRules:
             len(S[self.o_g_pool]),
         )
         if v_most > 0:
-            v_n = _pick(R, tuple(range(0, v_most + 1)))
+            v_n = (
+                _o3[0]
+                if (_n4 := len(_o3 := tuple(range(0, v_most + 1)))) == 1
+                else _o3[int(R() * _n4)]
+                if _n4
+                else _pick(R, _o3)
+            )
             if v_n > 0:
                 S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_price * v_n
@@ -5050,7 +5322,7 @@ class MarlboroughRules:
                 if v_q__1 != v_p:
                     _w1.append(v_q__1)
                     break
-            v_foes = self.f_held_by(S, _head(_w1))
+            v_foes = self.f_held_by(S, _w1[0] if _w1 else _head(_w1))
             _w5 = []
             for v_h_2 in self.all_hex:
                 _w8 = (
@@ -5155,7 +5427,13 @@ class MarlboroughRules:
                         _clamp = S[_TURN] + 1
                         S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
                     else:
-                        v_h_4 = _pick(R, _uniq(self.f_placements(S, v_p, v_u_4)))
+                        v_h_4 = (
+                            _o5[0]
+                            if (_n6 := len(_o5 := _uniq(self.f_placements(S, v_p, v_u_4)))) == 1
+                            else _o5[int(R() * _n6)]
+                            if _n6
+                            else _pick(R, _o5)
+                        )
                         S[self.o_e_unit__seen + v_u_4] = 0
                         S[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
 
@@ -5214,7 +5492,13 @@ class MarlboroughRules:
             for v_u_3 in v_navy:
                 self.p_eliminate(S, v_u_3)
             return None
-        v_to: int = _pick(R, v_ways)
+        v_to: int = (
+            v_ways[0]
+            if (_n1 := len(v_ways)) == 1
+            else v_ways[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_ways)
+        )
         for v_u_4 in v_navy:
             S[self.o_e_unit__seen + v_u_4] = 0
             S[self.o_e_unit__at + v_u_4] = _unref(v_to)
@@ -5328,7 +5612,7 @@ class MarlboroughRules:
             self.q_displace(S, R, v_u_7, _w14, v_was, True)
 
     def q_new_leader(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]'
+        """25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don't pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]"""
         N: list[int] = S
         _k_v_p: int = -1 if v_p is None else v_p
         v_ready = [
@@ -5345,8 +5629,20 @@ class MarlboroughRules:
         ]
         if len(v_ready) == 0:
             return None
-        v_u_2: int = _pick(R, v_ready)
-        v_h: int = _pick(R, _uniq(self.f_placements(S, v_p, v_u_2)))
+        v_u_2: int = (
+            v_ready[0]
+            if (_n1 := len(v_ready)) == 1
+            else v_ready[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_ready)
+        )
+        v_h: int = (
+            _o2[0]
+            if (_n3 := len(_o2 := _uniq(self.f_placements(S, v_p, v_u_2)))) == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+        )
         S[self.o_e_unit__seen + v_u_2] = 0
         S[self.o_e_unit__at + v_u_2] = _unref(v_h)
 
@@ -5360,7 +5656,7 @@ class MarlboroughRules:
             if N[self.o_g_first_player] == v_q:
                 _w1.append(v_q)
                 break
-        v_p: int = _head(_w1)
+        v_p: int = _w1[0] if _w1 else _head(_w1)
         v_passes = 0
         _runs0 = 0
         while v_passes < 2:
@@ -5382,13 +5678,19 @@ class MarlboroughRules:
                 if v_q__1 != v_p:
                     _w2.append(v_q__1)
                     break
-            v_p = _head(_w2)
+            v_p = _w2[0] if _w2 else _head(_w2)
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: int) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]'
+        """36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]"""
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
-        v_k = _pick(R, _uniq(S[self.o_g_pool]))
+        v_k = (
+            _o1[0]
+            if (_n2 := len(_o1 := _uniq(S[self.o_g_pool]))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         _c1 = v_k
         S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
         S[self.o_p_markers + v_p] |= 1 << _c1
@@ -5457,7 +5759,13 @@ class MarlboroughRules:
                 )
             ]
             if len(v_alive) > 0:
-                v_u_5: int = _pick(R, v_alive)
+                v_u_5: int = (
+                    v_alive[0]
+                    if (_n1 := len(v_alive)) == 1
+                    else v_alive[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_alive)
+                )
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
 
@@ -5468,7 +5776,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
+        v_q: int = _w1[0] if _w1 else _head(_w1)
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
             S[self.o_e_hex__enlightened + v_h] = False
@@ -5536,7 +5844,13 @@ class MarlboroughRules:
             if len(v_can_go) == 0:
                 v_done = True
             elif 2 * v_bill > N[self.o_p_treasury + v_p]:
-                v_u_4 = _pick(R, v_can_go)
+                v_u_4 = (
+                    v_can_go[0]
+                    if (_n1 := len(v_can_go)) == 1
+                    else v_can_go[int(R() * _n1)]
+                    if _n1
+                    else _pick(R, v_can_go)
+                )
                 self.p_disband(S, v_p, v_u_4)
             else:
                 v_u_5 = _pick_optional(R, v_can_go)
@@ -5585,14 +5899,35 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q: int = _head(_w1)
-        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_mine = (
+            _BITS8[_m1]
+            if 0
+            <= (_m1 := (N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0)))
+            < 256
+            else _bits(_m1)
+        )
         v_paid = list(
-            _pick(R, tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1)))
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := tuple(
+                        _pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1)
+                    )
+                )
+            )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
         )
         for v_c in v_paid:
             _c2 = v_c
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            S[self.o_p_markers + v_p] = (
+                _m4 & ~(1 << _c2)
+                if _c2 is not None and (_m4 := S[self.o_p_markers + v_p]) >> _c2 & 1
+                else _take(S[self.o_p_markers + v_p], _c2)
+            )
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         S[self.o_g_acted] = True
         S[self.o_g_operated_at] = -1
@@ -5605,7 +5940,16 @@ class MarlboroughRules:
         for v_u_2 in v_force:
             S[self.o_e_unit__used + v_u_2] = True
         v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
-        v_to = _pick(R, _uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp)))
+        v_to = (
+            _o5[0]
+            if (
+                _n6 := len(_o5 := _uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp)))
+            )
+            == 1
+            else _o5[int(R() * _n6)]
+            if _n6
+            else _pick(R, _o5)
+        )
         if v_to != v_h:
             for v_u_4 in v_force:
                 S[self.o_e_unit__seen + v_u_4] = 0
@@ -5676,13 +6020,13 @@ class MarlboroughRules:
         v_states = _w2
         if len(v_states) == 0:
             return None
-        v_n_2 = _head(_shuffled(S, v_states))
+        v_n_2 = _o1[0] if (_o1 := _shuffled(S, v_states)) else _head(_o1)
         _w4 = []
         for v_q in self.all_player:
             if N[self.o_g_first_player] == v_q:
                 _w4.append(v_q)
                 break
-        _v_placer: int = _head(_w4)
+        _v_placer: int = _w4[0] if _w4 else _head(_w4)
         v_c = _ref(N[self.o_e_nation__control + v_n_2])
         if v_c is not None:
             _w5 = []
@@ -5690,15 +6034,36 @@ class MarlboroughRules:
                 if v_q__1 != v_c:
                     _w5.append(v_q__1)
                     break
-            _v_placer = _head(_w5)
+            _v_placer = _w5[0] if _w5 else _head(_w5)
         for v_u_3 in [
             v_u_2
             for v_u_2 in self.ix_unit__kind__nation.get(("rebel", v_n_2), ())
             if N[self.o_e_unit__at + v_u_2] < 0
         ]:
-            v_sites = self.f_rebel_sites(S, v_n_2)
+            v_others__i1 = [
+                _ref(N[self.o_e_unit__at + v_u__i1])
+                for v_u__i1 in self.all_unit
+                if N[self.o_e_unit__at + v_u__i1] >= 0 and self.s_e_unit__kind[v_u__i1] != "rebel"
+            ]
+            v_rebels__i1 = [
+                _ref(N[self.o_e_unit__at + v_u_2__i1])
+                for v_u_2__i1 in self.ix_unit__kind.get("rebel", ())
+                if N[self.o_e_unit__at + v_u_2__i1] >= 0
+            ]
+            v_sites = [
+                v_h__i1
+                for v_h__i1 in self.ixt_hex__nation[v_n_2 if v_n_2 is not None else -1]
+                if (self.s_e_hex__terrain[v_h__i1] != "sea" and v_h__i1 not in v_others__i1)
+                and v_rebels__i1.count(v_h__i1) < self.f_rebel_limit(S, v_h__i1)
+            ]
             if len(v_sites) > 0:
-                v_h: int = _pick(R, _uniq(v_sites))
+                v_h: int = (
+                    _o2[0]
+                    if (_n3 := len(_o2 := _uniq(v_sites))) == 1
+                    else _o2[int(R() * _n3)]
+                    if _n3
+                    else _pick(R, _o2)
+                )
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = _unref(v_h)
@@ -5781,13 +6146,19 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 self.p_eliminate(S, v_u_5)
             return None
-        v_to: int = _pick(R, v_ways)
+        v_to: int = (
+            v_ways[0]
+            if (_n1 := len(v_ways)) == 1
+            else v_ways[int(R() * _n1)]
+            if _n1
+            else _pick(R, v_ways)
+        )
         for v_u_6 in v_alive:
             S[self.o_e_unit__seen + v_u_6] = 0
             S[self.o_e_unit__at + v_u_6] = _unref(v_to)
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: int) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -5807,8 +6178,16 @@ class MarlboroughRules:
                 v_w_round += 1
                 for v_p in v_w_asked:
                     if v_w_open and v_w_passes < len(v_w_asked):
-                        v_w_options = _bits(
-                            N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                        v_w_options = (
+                            _BITS8[_m1]
+                            if 0
+                            <= (
+                                _m1 := (
+                                    N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                                )
+                            )
+                            < 256
+                            else _bits(_m1)
                         )
                         if len(v_w_options) == 0:
                             v_w_passes += 1
@@ -5875,7 +6254,14 @@ class MarlboroughRules:
             if v_u_5 not in v_cargo:
                 _w3 += 1
         v_size = _w3
-        v_to = _pick(R, _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp)))
+        v_to = (
+            _o1[0]
+            if (_n2 := len(_o1 := _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp))))
+            == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
         if self.c_optional_fleets_pillage_and_enlighten and self.s_e_hex__terrain[v_to] != "sea":
@@ -5903,7 +6289,13 @@ class MarlboroughRules:
                     v_u_10 for v_u_10 in v_force if self.s_e_unit__kind[v_u_10] != "leader"
                 ]
                 if len(v_victims) > 0:
-                    v_v = _pick(R, _uniq(v_victims))
+                    v_v = (
+                        _o3[0]
+                        if (_n4 := len(_o3 := _uniq(v_victims))) == 1
+                        else _o3[int(R() * _n4)]
+                        if _n4
+                        else _pick(R, _o3)
+                    )
                     self.p_eliminate(S, v_v)
         if v_to != v_from:
             self.q_intercept(S, R, v_p, v_to)
@@ -6033,10 +6425,18 @@ class MarlboroughRules:
             and S[self.o_e_unit__used + v_u_3] == v_forced
         ]
         v_force = list(
-            _pick(
-                R,
-                tuple(_pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)),
+            _o1[0]
+            if (
+                _n2 := len(
+                    _o1 := tuple(
+                        _pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)
+                    )
+                )
             )
+            == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
         )
         if v_forced:
             self.p_spend_marker(S, v_p, "forced_march")
@@ -6073,7 +6473,18 @@ class MarlboroughRules:
                 v_held = True
         v_to = v_from
         if not v_held:
-            v_to = _pick(R, _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp)))
+            v_to = (
+                _o3[0]
+                if (
+                    _n4 := len(
+                        _o3 := _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))
+                    )
+                )
+                == 1
+                else _o3[int(R() * _n4)]
+                if _n4
+                else _pick(R, _o3)
+            )
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
         S[self.o_g_operated_at] = _unref(v_to)
@@ -6089,7 +6500,13 @@ class MarlboroughRules:
             if v_die == 1:
                 v_victims = [v_u_8 for v_u_8 in v_force if self.s_e_unit__kind[v_u_8] != "leader"]
                 if len(v_victims) > 0:
-                    v_v = _pick(R, _uniq(v_victims))
+                    v_v = (
+                        _o5[0]
+                        if (_n6 := len(_o5 := _uniq(v_victims))) == 1
+                        else _o5[int(R() * _n6)]
+                        if _n6
+                        else _pick(R, _o5)
+                    )
                     self.p_eliminate(S, v_v)
         v_live = [
             v_u_9
@@ -6110,7 +6527,13 @@ class MarlboroughRules:
         if v_t is not None:
             v_go = v_live
             if len(v_live) > 1:
-                v_go = list(_pick(R, _subsets(v_live, 1, -1)))
+                v_go = list(
+                    _o7[0]
+                    if (_n8 := len(_o7 := _subsets(v_live, 1, -1))) == 1
+                    else _o7[int(R() * _n8)]
+                    if _n8
+                    else _pick(R, _o7)
+                )
                 v_left = len(v_live) - len(v_go)
                 if v_left > 0:
                     _v_w = "unit" if v_left in (1, -1) else "units"
@@ -6129,14 +6552,14 @@ class MarlboroughRules:
                     if v_q__8 != v_p:
                         _w2.append(v_q__8)
                         break
-                S[self.o_e_unit__owner + v_u_11] = _head(_w2)
+                S[self.o_e_unit__owner + v_u_11] = _w2[0] if _w2 else _head(_w2)
             if len(v_rebels) > 0:
                 _w3 = []
                 for v_q__9 in self.all_player:
                     if v_q__9 != v_p:
                         _w3.append(v_q__9)
                         break
-                _log(S, 61, (_head(_w3), v_t))
+                _log(S, 61, (_w3[0] if _w3 else _head(_w3), v_t))
             S[self.o_g_land_combat] = True
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
             S[self.o_g_land_combat] = False
@@ -6169,7 +6592,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: int, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
+        """CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]"""
         N: list[int] = S
         v_left = v_need
         v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] >= 0]
@@ -6184,7 +6607,13 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             _v_w = "point" if v_left in (1, -1) else "points"
-            v_u_2 = _pick(R, _uniq(v_alive))
+            v_u_2 = (
+                _o1[0]
+                if (_n2 := len(_o1 := _uniq(v_alive))) == 1
+                else _o1[int(R() * _n2)]
+                if _n2
+                else _pick(R, _o1)
+            )
             v_left -= self.f_strength_of(S, v_u_2)
             v_alive = [v_x for v_x in v_alive if v_x != v_u_2]
             self.p_eliminate(S, v_u_2)
@@ -6208,7 +6637,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: int) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1990:3]"
+        """24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1990:3]"""
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -6257,7 +6686,13 @@ class MarlboroughRules:
                 ]
                 v_most = min(v_value, N[self.o_p_treasury + v_p] // 2)
                 if len(v_recruits) > 0 and v_most > 0:
-                    v_picked = list(_pick(R, _subsets(v_recruits, 0, v_most)))
+                    v_picked = list(
+                        _o1[0]
+                        if (_n2 := len(_o1 := _subsets(v_recruits, 0, v_most))) == 1
+                        else _o1[int(R() * _n2)]
+                        if _n2
+                        else _pick(R, _o1)
+                    )
                     for v_u_3 in v_picked:
                         S[self.o_p_treasury_seen + v_p] = 0
                         _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
@@ -6333,7 +6768,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: int, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
+        """24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"""
         N: list[int] = S
         v_recruits = [
             v_u
@@ -6343,11 +6778,17 @@ class MarlboroughRules:
         ]
         if len(v_recruits) == 0:
             return None
-        v_u_2 = _pick(R, _uniq(v_recruits))
+        v_u_2 = (
+            _o1[0]
+            if (_n2 := len(_o1 := _uniq(v_recruits))) == 1
+            else _o1[int(R() * _n2)]
+            if _n2
+            else _pick(R, _o1)
+        )
         S[self.o_e_unit__veteran + v_u_2] = True
 
     def q_war_party(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2085:3]'
+        """6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2085:3]"""
         N: list[int] = S
         v_neutrals = [
             v_n
@@ -6356,7 +6797,7 @@ class MarlboroughRules:
         ]
         if len(v_neutrals) == 0:
             return None
-        v_n_2 = _head(_shuffled(S, v_neutrals))
+        v_n_2 = _o1[0] if (_o1 := _shuffled(S, v_neutrals)) else _head(_o1)
         self.q_make_controlled(S, R, v_n_2, v_p)
 
     def r_advance(
@@ -13058,4 +13499,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1237 rules/marlborough/rules.yaml:482:7\n1252 rules/marlborough/rules.yaml:247:7\n1258 rules/marlborough/rules.yaml:248:7\n1267 rules/marlborough/rules.yaml:249:7\n1290 rules/marlborough/rules.yaml:137:7\n1291 rules/marlborough/rules.yaml:138:7\n1292 rules/marlborough/rules.yaml:139:11\n1293 rules/marlborough/rules.yaml:140:11\n1294 rules/marlborough/rules.yaml:141:15\n1295 rules/marlborough/rules.yaml:142:7\n1316 rules/marlborough/rules.yaml:351:7\n1331 rules/marlborough/rules.yaml:694:7\n1340 rules/marlborough/rules.yaml:695:7\n1345 rules/marlborough/rules.yaml:696:7\n1346 rules/marlborough/rules.yaml:697:7\n1347 rules/marlborough/rules.yaml:698:7\n1352 rules/marlborough/rules.yaml:699:11\n1353 rules/marlborough/rules.yaml:700:11\n1359 rules/marlborough/rules.yaml:701:11\n1360 rules/marlborough/rules.yaml:702:11\n1361 rules/marlborough/rules.yaml:703:11\n1362 rules/marlborough/rules.yaml:704:7\n1366 rules/marlborough/rules.yaml:2517:1\n1371 rules/marlborough/rules.yaml:2517:1\n1376 rules/marlborough/rules.yaml:2517:1\n1383 rules/marlborough/rules.yaml:2517:1\n1393 rules/marlborough/rules.yaml:2517:1\n1403 rules/marlborough/rules.yaml:2517:1\n1413 rules/marlborough/rules.yaml:2517:1\n1423 rules/marlborough/rules.yaml:2517:1\n1434 rules/marlborough/rules.yaml:2517:1\n1443 rules/marlborough/rules.yaml:2517:1\n1448 rules/marlborough/rules.yaml:2517:1\n1453 rules/marlborough/rules.yaml:224:7\n1454 rules/marlborough/rules.yaml:225:11\n1455 rules/marlborough/rules.yaml:226:7\n1456 rules/marlborough/rules.yaml:227:7\n1466 rules/marlborough/rules.yaml:228:7\n1467 rules/marlborough/rules.yaml:229:7\n1470 rules/marlborough/rules.yaml:230:7\n1471 rules/marlborough/rules.yaml:231:11\n1479 rules/marlborough/rules.yaml:232:11\n1480 rules/marlborough/rules.yaml:233:7\n1485 rules/marlborough/rules.yaml:234:7\n1502 rules/marlborough/rules.yaml:661:7\n1503 rules/marlborough/rules.yaml:662:7\n1508 rules/marlborough/rules.yaml:663:11\n1510 rules/marlborough/rules.yaml:665:11\n1511 rules/marlborough/rules.yaml:666:7\n1512 rules/marlborough/rules.yaml:667:7\n1521 rules/marlborough/rules.yaml:668:11\n1522 rules/marlborough/rules.yaml:669:7\n1527 rules/marlborough/rules.yaml:670:7\n1535 rules/marlborough/rules.yaml:671:11\n1536 rules/marlborough/rules.yaml:672:7\n1539 rules/marlborough/rules.yaml:673:11\n1545 rules/marlborough/rules.yaml:674:7\n1554 rules/marlborough/rules.yaml:675:11\n1555 rules/marlborough/rules.yaml:676:7\n1564 rules/marlborough/rules.yaml:677:11\n1565 rules/marlborough/rules.yaml:678:7\n1574 rules/marlborough/rules.yaml:679:11\n1575 rules/marlborough/rules.yaml:680:7\n1584 rules/marlborough/rules.yaml:681:11\n1585 rules/marlborough/rules.yaml:682:7\n1590 rules/marlborough/rules.yaml:643:7\n1603 rules/marlborough/rules.yaml:821:7\n1608 rules/marlborough/rules.yaml:822:7\n1617 rules/marlborough/rules.yaml:182:7\n1618 rules/marlborough/rules.yaml:183:7\n1619 rules/marlborough/rules.yaml:184:11\n1620 rules/marlborough/rules.yaml:185:7\n1621 rules/marlborough/rules.yaml:186:11\n1622 rules/marlborough/rules.yaml:187:7\n1626 rules/marlborough/rules.yaml:65:7\n1635 rules/marlborough/rules.yaml:66:7\n1644 rules/marlborough/rules.yaml:461:7\n1652 rules/marlborough/rules.yaml:462:7\n1653 rules/marlborough/rules.yaml:463:11\n1654 rules/marlborough/rules.yaml:464:7\n1665 rules/marlborough/rules.yaml:465:7\n1670 rules/marlborough/rules.yaml:466:7\n1671 rules/marlborough/rules.yaml:467:11\n1672 rules/marlborough/rules.yaml:468:7\n1673 rules/marlborough/rules.yaml:469:11\n1674 rules/marlborough/rules.yaml:470:7\n1683 rules/marlborough/rules.yaml:471:7\n1691 rules/marlborough/rules.yaml:472:7\n1692 rules/marlborough/rules.yaml:473:11\n1693 rules/marlborough/rules.yaml:474:7\n1707 rules/marlborough/rules.yaml:158:7\n1715 rules/marlborough/rules.yaml:101:7\n1722 rules/marlborough/rules.yaml:91:7\n1737 rules/marlborough/rules.yaml:610:7\n1742 rules/marlborough/rules.yaml:166:7\n1743 rules/marlborough/rules.yaml:167:7\n1744 rules/marlborough/rules.yaml:168:11\n1745 rules/marlborough/rules.yaml:169:11\n1746 rules/marlborough/rules.yaml:170:15\n1747 rules/marlborough/rules.yaml:171:7\n1763 rules/marlborough/rules.yaml:716:7\n1764 rules/marlborough/rules.yaml:717:7\n1765 rules/marlborough/rules.yaml:718:11\n1766 rules/marlborough/rules.yaml:719:7\n1773 rules/marlborough/rules.yaml:301:7\n1774 rules/marlborough/rules.yaml:302:7\n1777 rules/marlborough/rules.yaml:303:11\n1778 rules/marlborough/rules.yaml:304:7\n1779 rules/marlborough/rules.yaml:305:11\n1780 rules/marlborough/rules.yaml:306:7\n1788 rules/marlborough/rules.yaml:307:7\n1789 rules/marlborough/rules.yaml:308:7\n1795 rules/marlborough/rules.yaml:309:11\n1796 rules/marlborough/rules.yaml:310:7\n1797 rules/marlborough/rules.yaml:311:11\n1805 rules/marlborough/rules.yaml:312:11\n1811 rules/marlborough/rules.yaml:313:7\n1816 rules/marlborough/rules.yaml:364:7\n1821 rules/marlborough/rules.yaml:365:7\n1822 rules/marlborough/rules.yaml:366:7\n1825 rules/marlborough/rules.yaml:367:11\n1826 rules/marlborough/rules.yaml:368:7\n1832 rules/marlborough/rules.yaml:109:7\n1839 rules/marlborough/rules.yaml:110:11\n1840 rules/marlborough/rules.yaml:111:7\n1841 rules/marlborough/rules.yaml:112:7\n1842 rules/marlborough/rules.yaml:113:11\n1843 rules/marlborough/rules.yaml:114:7\n1847 rules/marlborough/rules.yaml:339:7\n1854 rules/marlborough/rules.yaml:36:7\n1855 rules/marlborough/rules.yaml:37:11\n1856 rules/marlborough/rules.yaml:38:7\n1870 rules/marlborough/rules.yaml:77:7\n1871 rules/marlborough/rules.yaml:78:11\n1872 rules/marlborough/rules.yaml:79:7\n1873 rules/marlborough/rules.yaml:80:7\n1874 rules/marlborough/rules.yaml:81:11\n1894 rules/marlborough/rules.yaml:82:15\n1895 rules/marlborough/rules.yaml:83:7\n1899 rules/marlborough/rules.yaml:624:7\n1904 rules/marlborough/rules.yaml:435:7\n1928 rules/marlborough/rules.yaml:394:7\n1929 rules/marlborough/rules.yaml:395:11\n1930 rules/marlborough/rules.yaml:396:7\n1931 rules/marlborough/rules.yaml:397:11\n1932 rules/marlborough/rules.yaml:398:7\n1933 rules/marlborough/rules.yaml:399:11\n1934 rules/marlborough/rules.yaml:400:7\n1935 rules/marlborough/rules.yaml:401:11\n1936 rules/marlborough/rules.yaml:402:7\n1940 rules/marlborough/rules.yaml:631:7\n1952 rules/marlborough/rules.yaml:500:7\n1961 rules/marlborough/rules.yaml:501:7\n1973 rules/marlborough/rules.yaml:502:7\n1974 rules/marlborough/rules.yaml:503:7\n1979 rules/marlborough/rules.yaml:504:11\n1992 rules/marlborough/rules.yaml:505:15\n1993 rules/marlborough/rules.yaml:506:15\n1998 rules/marlborough/rules.yaml:507:19\n1999 rules/marlborough/rules.yaml:508:15\n2000 rules/marlborough/rules.yaml:509:19\n2005 rules/marlborough/rules.yaml:510:23\n2009 rules/marlborough/rules.yaml:511:7\n2010 rules/marlborough/rules.yaml:512:7\n2016 rules/marlborough/rules.yaml:513:7\n2032 rules/marlborough/rules.yaml:572:7\n2048 rules/marlborough/rules.yaml:573:7\n2049 rules/marlborough/rules.yaml:574:11\n2050 rules/marlborough/rules.yaml:575:7\n2062 rules/marlborough/rules.yaml:576:7\n2071 rules/marlborough/rules.yaml:577:7\n2072 rules/marlborough/rules.yaml:578:7\n2073 rules/marlborough/rules.yaml:579:11\n2074 rules/marlborough/rules.yaml:580:15\n2075 rules/marlborough/rules.yaml:581:19\n2077 rules/marlborough/rules.yaml:583:19\n2103 rules/marlborough/rules.yaml:584:19\n2109 rules/marlborough/rules.yaml:585:23\n2110 rules/marlborough/rules.yaml:586:7\n2115 rules/marlborough/rules.yaml:541:7\n2121 rules/marlborough/rules.yaml:542:7\n2158 rules/marlborough/rules.yaml:122:7\n2159 rules/marlborough/rules.yaml:123:11\n2160 rules/marlborough/rules.yaml:124:7\n2161 rules/marlborough/rules.yaml:125:7\n2162 rules/marlborough/rules.yaml:126:11\n2163 rules/marlborough/rules.yaml:127:7\n2167 rules/marlborough/rules.yaml:24:7\n2176 rules/marlborough/rules.yaml:150:7\n2177 rules/marlborough/rules.yaml:151:7\n2183 rules/marlborough/rules.yaml:416:7\n2184 rules/marlborough/rules.yaml:417:7\n2190 rules/marlborough/rules.yaml:418:11\n2194 rules/marlborough/rules.yaml:419:15\n2200 rules/marlborough/rules.yaml:420:15\n2201 rules/marlborough/rules.yaml:421:19\n2210 rules/marlborough/rules.yaml:422:23\n2211 rules/marlborough/rules.yaml:423:7\n2216 rules/marlborough/rules.yaml:604:7\n2225 rules/marlborough/rules.yaml:323:7\n2226 rules/marlborough/rules.yaml:324:7\n2227 rules/marlborough/rules.yaml:325:11\n2228 rules/marlborough/rules.yaml:326:7\n2231 rules/marlborough/rules.yaml:327:11\n2232 rules/marlborough/rules.yaml:328:7\n2236 rules/marlborough/rules.yaml:329:11\n2237 rules/marlborough/rules.yaml:330:7\n2244 rules/marlborough/rules.yaml:807:7\n2249 rules/marlborough/rules.yaml:808:7\n2274 rules/marlborough/rules.yaml:809:7\n2289 rules/marlborough/rules.yaml:810:7\n2308 rules/marlborough/rules.yaml:746:7\n2309 rules/marlborough/rules.yaml:747:11\n2310 rules/marlborough/rules.yaml:748:7\n2311 rules/marlborough/rules.yaml:749:11\n2312 rules/marlborough/rules.yaml:750:7\n2317 rules/marlborough/rules.yaml:764:7\n2322 rules/marlborough/rules.yaml:765:7\n2327 rules/marlborough/rules.yaml:766:7\n2337 rules/marlborough/rules.yaml:777:7\n2342 rules/marlborough/rules.yaml:778:11\n2343 rules/marlborough/rules.yaml:779:7\n2344 rules/marlborough/rules.yaml:780:7\n2345 rules/marlborough/rules.yaml:781:11\n2346 rules/marlborough/rules.yaml:782:11\n2350 rules/marlborough/rules.yaml:783:15\n2351 rules/marlborough/rules.yaml:784:15\n2352 rules/marlborough/rules.yaml:785:19\n2353 rules/marlborough/rules.yaml:786:7\n2358 rules/marlborough/rules.yaml:524:7\n2367 rules/marlborough/rules.yaml:525:7\n2368 rules/marlborough/rules.yaml:526:7\n2384 rules/marlborough/rules.yaml:527:7\n2393 rules/marlborough/rules.yaml:528:7\n2405 rules/marlborough/rules.yaml:529:7\n2418 rules/marlborough/rules.yaml:530:7\n2429 rules/marlborough/rules.yaml:47:7\n2430 rules/marlborough/rules.yaml:48:11\n2431 rules/marlborough/rules.yaml:49:7\n2436 rules/marlborough/rules.yaml:553:7\n2437 rules/marlborough/rules.yaml:554:7\n2443 rules/marlborough/rules.yaml:555:7\n2444 rules/marlborough/rules.yaml:556:7\n2445 rules/marlborough/rules.yaml:557:7\n2446 rules/marlborough/rules.yaml:558:7\n2465 rules/marlborough/rules.yaml:284:7\n2466 rules/marlborough/rules.yaml:285:7\n2473 rules/marlborough/rules.yaml:286:11\n2474 rules/marlborough/rules.yaml:287:7\n2475 rules/marlborough/rules.yaml:288:11\n2476 rules/marlborough/rules.yaml:289:7\n2481 rules/marlborough/rules.yaml:271:7\n2486 rules/marlborough/rules.yaml:272:7\n2498 rules/marlborough/rules.yaml:730:7\n2499 rules/marlborough/rules.yaml:731:11\n2500 rules/marlborough/rules.yaml:732:7\n2501 rules/marlborough/rules.yaml:733:11\n2502 rules/marlborough/rules.yaml:734:7\n2503 rules/marlborough/rules.yaml:735:11\n2504 rules/marlborough/rules.yaml:736:7\n2508 rules/marlborough/rules.yaml:259:7\n2511 rules/marlborough/rules.yaml:260:11\n2512 rules/marlborough/rules.yaml:261:7\n2513 rules/marlborough/rules.yaml:262:11\n2514 rules/marlborough/rules.yaml:263:7\n2518 rules/marlborough/rules.yaml:57:7\n2525 rules/marlborough/rules.yaml:381:7\n2526 rules/marlborough/rules.yaml:382:11\n2527 rules/marlborough/rules.yaml:383:7\n2531 rules/marlborough/rules.yaml:448:7\n2537 rules/marlborough/rules.yaml:449:7\n2542 rules/marlborough/rules.yaml:594:7\n2547 rules/marlborough/rules.yaml:595:7\n2548 rules/marlborough/rules.yaml:596:7\n2556 rules/marlborough/rules.yaml:651:7\n2563 rules/marlborough/rules.yaml:2458:3\n2570 rules/marlborough/rules.yaml:2458:3\n2585 rules/marlborough/rules.yaml:2479:3\n2592 rules/marlborough/rules.yaml:2479:3\n2600 rules/marlborough/rules.yaml:2498:3\n2605 rules/marlborough/rules.yaml:2498:3\n2609 rules/marlborough/rules.yaml:794:7\n2617 rules/marlborough/rules.yaml:200:7\n2623 rules/marlborough/rules.yaml:201:7\n2624 rules/marlborough/rules.yaml:202:7\n2625 rules/marlborough/rules.yaml:203:7\n2626 rules/marlborough/rules.yaml:204:11\n2627 rules/marlborough/rules.yaml:205:11\n2637 rules/marlborough/rules.yaml:206:15\n2641 rules/marlborough/rules.yaml:207:19\n2674 rules/marlborough/rules.yaml:209:19\n2691 rules/marlborough/rules.yaml:210:7\n2695 rules/marlborough/cards.yaml:383:14\n2699 rules/marlborough/cards.yaml:391:14\n2703 rules/marlborough/cards.yaml:15:14\n2707 rules/marlborough/cards.yaml:23:14\n2711 rules/marlborough/cards.yaml:31:14\n2715 rules/marlborough/cards.yaml:39:14\n2719 rules/marlborough/cards.yaml:47:14\n2723 rules/marlborough/cards.yaml:55:14\n2727 rules/marlborough/cards.yaml:63:14\n2731 rules/marlborough/cards.yaml:71:14\n2735 rules/marlborough/cards.yaml:79:14\n2739 rules/marlborough/cards.yaml:87:14\n2743 rules/marlborough/cards.yaml:95:14\n2747 rules/marlborough/cards.yaml:103:14\n2751 rules/marlborough/cards.yaml:111:14\n2755 rules/marlborough/cards.yaml:119:14\n2759 rules/marlborough/cards.yaml:127:14\n2763 rules/marlborough/cards.yaml:199:14\n2767 rules/marlborough/cards.yaml:135:14\n2771 rules/marlborough/cards.yaml:143:14\n2775 rules/marlborough/cards.yaml:151:14\n2779 rules/marlborough/cards.yaml:159:14\n2783 rules/marlborough/cards.yaml:167:14\n2787 rules/marlborough/cards.yaml:175:14\n2791 rules/marlborough/cards.yaml:183:14\n2795 rules/marlborough/cards.yaml:191:14\n2799 rules/marlborough/cards.yaml:271:14\n2803 rules/marlborough/cards.yaml:279:14\n2807 rules/marlborough/cards.yaml:287:14\n2811 rules/marlborough/cards.yaml:295:14\n2815 rules/marlborough/cards.yaml:303:14\n2819 rules/marlborough/cards.yaml:311:14\n2823 rules/marlborough/cards.yaml:319:14\n2827 rules/marlborough/cards.yaml:327:14\n2831 rules/marlborough/cards.yaml:335:14\n2835 rules/marlborough/cards.yaml:343:14\n2839 rules/marlborough/cards.yaml:351:14\n2843 rules/marlborough/cards.yaml:359:14\n2847 rules/marlborough/cards.yaml:367:14\n2851 rules/marlborough/cards.yaml:375:14\n2855 rules/marlborough/cards.yaml:207:14\n2859 rules/marlborough/cards.yaml:215:14\n2863 rules/marlborough/cards.yaml:223:14\n2867 rules/marlborough/cards.yaml:231:14\n2871 rules/marlborough/cards.yaml:239:14\n2875 rules/marlborough/cards.yaml:247:14\n2879 rules/marlborough/cards.yaml:255:14\n2883 rules/marlborough/cards.yaml:263:14\n2887 rules/marlborough/rules.yaml:2584:9\n2891 rules/marlborough/rules.yaml:2556:9\n2899 rules/marlborough/rules.yaml:2599:9\n2900 rules/marlborough/rules.yaml:2600:9\n2901 rules/marlborough/rules.yaml:2601:9\n2908 rules/marlborough/rules.yaml:2563:9\n2909 rules/marlborough/rules.yaml:2564:9\n2910 rules/marlborough/rules.yaml:2565:9\n2916 rules/marlborough/rules.yaml:2572:9\n2922 rules/marlborough/rules.yaml:2573:9\n2923 rules/marlborough/rules.yaml:2574:9\n2924 rules/marlborough/rules.yaml:2575:13\n2926 rules/marlborough/rules.yaml:2576:13\n2929 rules/marlborough/rules.yaml:2578:13\n2934 rules/marlborough/rules.yaml:2590:9\n2936 rules/marlborough/rules.yaml:2591:9\n2938 rules/marlborough/rules.yaml:2592:9\n2943 rules/marlborough/rules.yaml:2546:9\n2946 rules/marlborough/rules.yaml:2547:9\n2952 rules/marlborough/rules.yaml:962:7\n2956 rules/marlborough/rules.yaml:963:11\n2957 rules/marlborough/rules.yaml:964:11\n2963 rules/marlborough/rules.yaml:1660:7\n2964 rules/marlborough/rules.yaml:1661:7\n2966 rules/marlborough/rules.yaml:1662:7\n2968 rules/marlborough/rules.yaml:1663:7\n2969 rules/marlborough/rules.yaml:1664:7\n2991 rules/marlborough/rules.yaml:1665:11\n3004 rules/marlborough/rules.yaml:1666:15\n3006 rules/marlborough/rules.yaml:1667:15\n3008 rules/marlborough/rules.yaml:1668:15\n3013 rules/marlborough/rules.yaml:908:7\n3017 rules/marlborough/rules.yaml:909:11\n3018 rules/marlborough/rules.yaml:910:11\n3019 rules/marlborough/rules.yaml:911:15\n3025 rules/marlborough/rules.yaml:912:15\n3027 rules/marlborough/rules.yaml:913:15\n3028 rules/marlborough/rules.yaml:914:15\n3030 rules/marlborough/rules.yaml:915:15\n3031 rules/marlborough/rules.yaml:916:11\n3033 rules/marlborough/rules.yaml:917:7\n3034 rules/marlborough/rules.yaml:918:7\n3036 rules/marlborough/rules.yaml:919:7\n3039 rules/marlborough/rules.yaml:920:11\n3040 rules/marlborough/rules.yaml:921:7\n3042 rules/marlborough/rules.yaml:922:7\n3043 rules/marlborough/rules.yaml:923:7\n3065 rules/marlborough/rules.yaml:924:11\n3078 rules/marlborough/rules.yaml:925:15\n3080 rules/marlborough/rules.yaml:926:15\n3082 rules/marlborough/rules.yaml:927:15\n3086 rules/marlborough/flow.yaml:110:7\n3087 rules/marlborough/flow.yaml:111:11\n3088 rules/marlborough/flow.yaml:112:7\n3094 rules/marlborough/rules.yaml:2064:7\n3095 rules/marlborough/rules.yaml:2065:11\n3097 rules/marlborough/rules.yaml:2067:11\n3099 rules/marlborough/rules.yaml:2069:11\n3100 rules/marlborough/rules.yaml:2070:11\n3103 rules/marlborough/rules.yaml:2071:11\n3109 rules/marlborough/rules.yaml:1293:7\n3115 rules/marlborough/rules.yaml:1294:11\n3116 rules/marlborough/rules.yaml:1295:15\n3125 rules/marlborough/rules.yaml:1296:15\n3138 rules/marlborough/rules.yaml:1297:15\n3139 rules/marlborough/rules.yaml:1298:15\n3150 rules/marlborough/rules.yaml:1299:15\n3151 rules/marlborough/rules.yaml:1300:19\n3152 rules/marlborough/rules.yaml:1301:19\n3158 rules/marlborough/rules.yaml:856:7\n3159 rules/marlborough/rules.yaml:857:7\n3164 rules/marlborough/rules.yaml:858:11\n3165 rules/marlborough/rules.yaml:859:11\n3168 rules/marlborough/rules.yaml:860:11\n3169 rules/marlborough/rules.yaml:861:7\n3170 rules/marlborough/rules.yaml:862:7\n3175 rules/marlborough/rules.yaml:2231:7\n3176 rules/marlborough/rules.yaml:2232:7\n3177 rules/marlborough/rules.yaml:2233:11\n3183 rules/marlborough/rules.yaml:2234:11\n3184 rules/marlborough/rules.yaml:2235:11\n3185 rules/marlborough/rules.yaml:2236:11\n3196 rules/marlborough/rules.yaml:2237:11\n3207 rules/marlborough/rules.yaml:2238:11\n3209 rules/marlborough/rules.yaml:2239:11\n3210 rules/marlborough/rules.yaml:2240:15\n3212 rules/marlborough/rules.yaml:2242:15\n3216 rules/marlborough/rules.yaml:1731:7\n3217 rules/marlborough/rules.yaml:1732:7\n3222 rules/marlborough/rules.yaml:1733:11\n3227 rules/marlborough/rules.yaml:1967:7\n3228 rules/marlborough/rules.yaml:1968:11\n3232 rules/marlborough/flow.yaml:16:7\n3233 rules/marlborough/flow.yaml:17:11\n3234 rules/marlborough/flow.yaml:18:15\n3237 rules/marlborough/flow.yaml:19:19\n3238 rules/marlborough/flow.yaml:20:19\n3244 rules/marlborough/rules.yaml:895:7\n3245 rules/marlborough/rules.yaml:896:11\n3248 rules/marlborough/rules.yaml:898:11\n3250 rules/marlborough/rules.yaml:899:7\n3252 rules/marlborough/rules.yaml:900:7\n3253 rules/marlborough/rules.yaml:901:11\n3258 rules/marlborough/rules.yaml:869:7\n3259 rules/marlborough/rules.yaml:870:7\n3265 rules/marlborough/rules.yaml:2081:7\n3266 rules/marlborough/rules.yaml:2082:7\n3269 rules/marlborough/rules.yaml:2083:7\n3275 rules/marlborough/flow.yaml:94:7\n3280 rules/marlborough/flow.yaml:95:7\n3285 rules/marlborough/flow.yaml:96:7\n3287 rules/marlborough/flow.yaml:97:7\n3288 rules/marlborough/flow.yaml:98:11\n3290 rules/marlborough/flow.yaml:100:11\n3294 rules/marlborough/flow.yaml:73:7\n3295 rules/marlborough/flow.yaml:74:11\n3296 rules/marlborough/flow.yaml:75:15\n3301 rules/marlborough/flow.yaml:25:7\n3302 rules/marlborough/flow.yaml:26:11\n3307 rules/marlborough/flow.yaml:27:11\n3310 rules/marlborough/flow.yaml:29:11\n3311 rules/marlborough/flow.yaml:30:11\n3312 rules/marlborough/flow.yaml:31:15\n3313 rules/marlborough/flow.yaml:32:11\n3314 rules/marlborough/flow.yaml:33:15\n3315 rules/marlborough/flow.yaml:34:15\n3316 rules/marlborough/flow.yaml:35:15\n3321 rules/marlborough/flow.yaml:36:19\n3322 rules/marlborough/flow.yaml:37:19\n3323 rules/marlborough/flow.yaml:38:19\n3325 rules/marlborough/flow.yaml:39:15\n3326 rules/marlborough/flow.yaml:40:11\n3329 rules/marlborough/flow.yaml:41:11\n3335 rules/marlborough/rules.yaml:877:7\n3336 rules/marlborough/rules.yaml:878:11\n3338 rules/marlborough/rules.yaml:879:11\n3340 rules/marlborough/rules.yaml:880:7\n3341 rules/marlborough/rules.yaml:881:7\n3342 rules/marlborough/rules.yaml:882:7\n3343 rules/marlborough/rules.yaml:883:7\n3344 rules/marlborough/rules.yaml:884:11\n3348 rules/marlborough/rules.yaml:886:11\n3356 rules/marlborough/rules.yaml:888:11\n3368 rules/marlborough/rules.yaml:2473:7\n3371 rules/marlborough/rules.yaml:2474:7\n3372 rules/marlborough/rules.yaml:2475:11\n3374 rules/marlborough/rules.yaml:2477:11\n3375 rules/marlborough/rules.yaml:2478:7\n3382 rules/marlborough/rules.yaml:2493:7\n3385 rules/marlborough/rules.yaml:2494:7\n3386 rules/marlborough/rules.yaml:2495:7\n3391 rules/marlborough/rules.yaml:2512:7\n3394 rules/marlborough/rules.yaml:2513:7\n3395 rules/marlborough/rules.yaml:2514:7\n3398 rules/marlborough/rules.yaml:2515:7\n3773 rules/marlborough/rules.yaml:1018:7\n3774 rules/marlborough/rules.yaml:1019:7\n3782 rules/marlborough/rules.yaml:1020:11\n3783 rules/marlborough/rules.yaml:1021:7\n3823 rules/marlborough/rules.yaml:1022:7\n3824 rules/marlborough/rules.yaml:1023:11\n3825 rules/marlborough/rules.yaml:1024:7\n3826 rules/marlborough/rules.yaml:1025:7\n3832 rules/marlborough/rules.yaml:1026:7\n3833 rules/marlborough/rules.yaml:1027:11\n3835 rules/marlborough/rules.yaml:1028:11\n3839 rules/marlborough/rules.yaml:1029:15\n3840 rules/marlborough/rules.yaml:1030:7\n3841 rules/marlborough/rules.yaml:1031:11\n3842 rules/marlborough/rules.yaml:1033:7\n3860 rules/marlborough/rules.yaml:1034:11\n3866 rules/marlborough/rules.yaml:1035:15\n3873 rules/marlborough/rules.yaml:1125:7\n3879 rules/marlborough/rules.yaml:1126:7\n3885 rules/marlborough/rules.yaml:1127:7\n3886 rules/marlborough/rules.yaml:1128:11\n3888 rules/marlborough/rules.yaml:1129:7\n3889 rules/marlborough/rules.yaml:1130:11\n3891 rules/marlborough/rules.yaml:1131:7\n3892 rules/marlborough/rules.yaml:1132:7\n3893 rules/marlborough/rules.yaml:1134:7\n3894 rules/marlborough/rules.yaml:1135:11\n3900 rules/marlborough/rules.yaml:1136:11\n3910 rules/marlborough/rules.yaml:1139:11\n3911 rules/marlborough/rules.yaml:1141:11\n3912 rules/marlborough/rules.yaml:1143:19\n3915 rules/marlborough/rules.yaml:1146:23\n3917 rules/marlborough/rules.yaml:1149:19\n3922 rules/marlborough/rules.yaml:1151:19\n3928 rules/marlborough/rules.yaml:1155:11\n3929 rules/marlborough/rules.yaml:1156:11\n3932 rules/marlborough/rules.yaml:1157:11\n3937 rules/marlborough/rules.yaml:1158:11\n3938 rules/marlborough/rules.yaml:1159:11\n3939 rules/marlborough/rules.yaml:1160:15\n3945 rules/marlborough/rules.yaml:1163:15\n3946 rules/marlborough/rules.yaml:1164:15\n3948 rules/marlborough/rules.yaml:1166:15\n3949 rules/marlborough/rules.yaml:1168:15\n3950 rules/marlborough/rules.yaml:1169:15\n3951 rules/marlborough/rules.yaml:1170:15\n3953 rules/marlborough/rules.yaml:1172:15\n3954 rules/marlborough/rules.yaml:1174:15\n3955 rules/marlborough/rules.yaml:1175:15\n3956 rules/marlborough/rules.yaml:1176:15\n3957 rules/marlborough/rules.yaml:1177:11\n3958 rules/marlborough/rules.yaml:1178:11\n3959 rules/marlborough/rules.yaml:1179:11\n3960 rules/marlborough/rules.yaml:1181:11\n3961 rules/marlborough/rules.yaml:1182:11\n3962 rules/marlborough/rules.yaml:1183:11\n3963 rules/marlborough/rules.yaml:1185:19\n3964 rules/marlborough/rules.yaml:1186:19\n3973 rules/marlborough/rules.yaml:1187:23\n3974 rules/marlborough/rules.yaml:1188:23\n3976 rules/marlborough/rules.yaml:1190:19\n3977 rules/marlborough/rules.yaml:1191:23\n3979 rules/marlborough/rules.yaml:1193:23\n3983 rules/marlborough/rules.yaml:1197:19\n3984 rules/marlborough/rules.yaml:1198:19\n3985 rules/marlborough/rules.yaml:1199:19\n3986 rules/marlborough/rules.yaml:1200:23\n3990 rules/marlborough/rules.yaml:1204:19\n3991 rules/marlborough/rules.yaml:1205:19\n3992 rules/marlborough/rules.yaml:1206:19\n4009 rules/marlborough/rules.yaml:1207:23\n4011 rules/marlborough/rules.yaml:1209:19\n4018 rules/marlborough/rules.yaml:2458:3\n4019 rules/marlborough/rules.yaml:2458:3\n4021 rules/marlborough/rules.yaml:2458:3\n4022 rules/marlborough/rules.yaml:2458:3\n4023 rules/marlborough/rules.yaml:2458:3\n4024 rules/marlborough/rules.yaml:2458:3\n4025 rules/marlborough/rules.yaml:2458:3\n4026 rules/marlborough/rules.yaml:2458:3\n4033 rules/marlborough/rules.yaml:2458:3\n4034 rules/marlborough/rules.yaml:2458:3\n4035 rules/marlborough/rules.yaml:2458:3\n4036 rules/marlborough/rules.yaml:2458:3\n4050 rules/marlborough/rules.yaml:2458:3\n4051 rules/marlborough/rules.yaml:2458:3\n4053 rules/marlborough/rules.yaml:2458:3\n4054 rules/marlborough/rules.yaml:2458:3\n4055 rules/marlborough/rules.yaml:2458:3\n4057 rules/marlborough/rules.yaml:2458:3\n4058 rules/marlborough/rules.yaml:2458:3\n4061 rules/marlborough/rules.yaml:2458:3\n4079 rules/marlborough/rules.yaml:1220:7\n4085 rules/marlborough/rules.yaml:1221:7\n4086 rules/marlborough/rules.yaml:1222:7\n4092 rules/marlborough/rules.yaml:1223:7\n4093 rules/marlborough/rules.yaml:1224:7\n4097 rules/marlborough/rules.yaml:1225:7\n4101 rules/marlborough/rules.yaml:1226:7\n4102 rules/marlborough/rules.yaml:1227:11\n4103 rules/marlborough/rules.yaml:1228:7\n4104 rules/marlborough/rules.yaml:1229:7\n4105 rules/marlborough/rules.yaml:1230:7\n4110 rules/marlborough/rules.yaml:1231:7\n4115 rules/marlborough/rules.yaml:1232:7\n4116 rules/marlborough/rules.yaml:1233:7\n4117 rules/marlborough/rules.yaml:1234:7\n4118 rules/marlborough/rules.yaml:1235:7\n4119 rules/marlborough/rules.yaml:1236:7\n4120 rules/marlborough/rules.yaml:1237:7\n4121 rules/marlborough/rules.yaml:1238:7\n4122 rules/marlborough/rules.yaml:1239:7\n4123 rules/marlborough/rules.yaml:1240:7\n4124 rules/marlborough/rules.yaml:1241:7\n4125 rules/marlborough/rules.yaml:1242:7\n4142 rules/marlborough/rules.yaml:1243:7\n4143 rules/marlborough/rules.yaml:1244:7\n4144 rules/marlborough/rules.yaml:1245:11\n4171 rules/marlborough/rules.yaml:1246:7\n4172 rules/marlborough/rules.yaml:1247:7\n4173 rules/marlborough/rules.yaml:1249:15\n4174 rules/marlborough/rules.yaml:1250:19\n4175 rules/marlborough/rules.yaml:1251:15\n4176 rules/marlborough/rules.yaml:1252:15\n4177 rules/marlborough/rules.yaml:1253:15\n4178 rules/marlborough/rules.yaml:1254:19\n4180 rules/marlborough/rules.yaml:1256:15\n4181 rules/marlborough/rules.yaml:1257:15\n4182 rules/marlborough/rules.yaml:1258:15\n4183 rules/marlborough/rules.yaml:1259:15\n4184 rules/marlborough/rules.yaml:1260:15\n4185 rules/marlborough/rules.yaml:1261:19\n4187 rules/marlborough/rules.yaml:1263:15\n4188 rules/marlborough/rules.yaml:1264:15\n4189 rules/marlborough/rules.yaml:1265:15\n4190 rules/marlborough/rules.yaml:1266:15\n4202 rules/marlborough/rules.yaml:1267:19\n4204 rules/marlborough/rules.yaml:1269:15\n4205 rules/marlborough/rules.yaml:1270:15\n4206 rules/marlborough/rules.yaml:1271:15\n4215 rules/marlborough/rules.yaml:1272:19\n4216 rules/marlborough/rules.yaml:1273:19\n4217 rules/marlborough/rules.yaml:1274:15\n4218 rules/marlborough/rules.yaml:1275:15\n4219 rules/marlborough/rules.yaml:1276:15\n4220 rules/marlborough/rules.yaml:1277:19\n4222 rules/marlborough/rules.yaml:1279:15\n4223 rules/marlborough/rules.yaml:1280:19\n4224 rules/marlborough/rules.yaml:1281:15\n4225 rules/marlborough/rules.yaml:1282:15\n4226 rules/marlborough/rules.yaml:1283:15\n4227 rules/marlborough/rules.yaml:1284:15\n4228 rules/marlborough/rules.yaml:1285:15\n4229 rules/marlborough/rules.yaml:1286:19\n4234 rules/marlborough/rules.yaml:1911:7\n4240 rules/marlborough/rules.yaml:1912:7\n4241 rules/marlborough/rules.yaml:1913:7\n4251 rules/marlborough/rules.yaml:1914:7\n4252 rules/marlborough/rules.yaml:1915:11\n4255 rules/marlborough/rules.yaml:1917:7\n4261 rules/marlborough/rules.yaml:1740:7\n4266 rules/marlborough/rules.yaml:1741:11\n4267 rules/marlborough/rules.yaml:1742:11\n4280 rules/marlborough/rules.yaml:1743:15\n4287 rules/marlborough/rules.yaml:1744:15\n4322 rules/marlborough/rules.yaml:1745:15\n4323 rules/marlborough/rules.yaml:1747:19\n4325 rules/marlborough/rules.yaml:1749:19\n4326 rules/marlborough/rules.yaml:1750:19\n4327 rules/marlborough/rules.yaml:1751:23\n4328 rules/marlborough/rules.yaml:1752:19\n4330 rules/marlborough/rules.yaml:1753:19\n4335 rules/marlborough/rules.yaml:1885:7\n4341 rules/marlborough/rules.yaml:1886:7\n4342 rules/marlborough/rules.yaml:1887:7\n4343 rules/marlborough/rules.yaml:1888:7\n4349 rules/marlborough/rules.yaml:1891:7\n4353 rules/marlborough/rules.yaml:1892:7\n4357 rules/marlborough/rules.yaml:1893:7\n4358 rules/marlborough/rules.yaml:1894:11\n4361 rules/marlborough/rules.yaml:1895:7\n4362 rules/marlborough/rules.yaml:1896:11\n4365 rules/marlborough/rules.yaml:1897:7\n4366 rules/marlborough/rules.yaml:1898:7\n4367 rules/marlborough/rules.yaml:1899:7\n4368 rules/marlborough/rules.yaml:1901:7\n4369 rules/marlborough/rules.yaml:1902:7\n4374 rules/marlborough/rules.yaml:1953:7\n4375 rules/marlborough/rules.yaml:1954:7\n4376 rules/marlborough/rules.yaml:1955:7\n4377 rules/marlborough/rules.yaml:1956:11\n4378 rules/marlborough/rules.yaml:1957:7\n4384 rules/marlborough/rules.yaml:1958:7\n4385 rules/marlborough/rules.yaml:1959:7\n4395 rules/marlborough/rules.yaml:1843:7\n4401 rules/marlborough/rules.yaml:1844:7\n4404 rules/marlborough/rules.yaml:1847:11\n4406 rules/marlborough/rules.yaml:1849:11\n4407 rules/marlborough/rules.yaml:1850:11\n4408 rules/marlborough/rules.yaml:1851:11\n4409 rules/marlborough/rules.yaml:1852:15\n4413 rules/marlborough/rules.yaml:1855:15\n4415 rules/marlborough/rules.yaml:1858:11\n4420 rules/marlborough/rules.yaml:1859:11\n4421 rules/marlborough/rules.yaml:1861:19\n4423 rules/marlborough/rules.yaml:1864:19\n4425 rules/marlborough/rules.yaml:1866:19\n4426 rules/marlborough/rules.yaml:1867:23\n4428 rules/marlborough/rules.yaml:1870:23\n4430 rules/marlborough/rules.yaml:1873:19\n4435 rules/marlborough/rules.yaml:1926:7\n4436 rules/marlborough/rules.yaml:1927:7\n4441 rules/marlborough/rules.yaml:1928:11\n4442 rules/marlborough/rules.yaml:1929:11\n4463 rules/marlborough/rules.yaml:1930:11\n4464 rules/marlborough/rules.yaml:1931:11\n4465 rules/marlborough/rules.yaml:1932:15\n4476 rules/marlborough/rules.yaml:1933:15\n4477 rules/marlborough/rules.yaml:1934:19\n4479 rules/marlborough/rules.yaml:1936:19\n4480 rules/marlborough/rules.yaml:1937:19\n4481 rules/marlborough/rules.yaml:1938:23\n4482 rules/marlborough/rules.yaml:1939:19\n4483 rules/marlborough/rules.yaml:1940:23\n4485 rules/marlborough/rules.yaml:1942:23\n4492 rules/marlborough/rules.yaml:1803:7\n4499 rules/marlborough/rules.yaml:1804:7\n4505 rules/marlborough/rules.yaml:1805:7\n4506 rules/marlborough/rules.yaml:1807:11\n4508 rules/marlborough/rules.yaml:1809:11\n4514 rules/marlborough/rules.yaml:1810:11\n4519 rules/marlborough/rules.yaml:1811:11\n4520 rules/marlborough/rules.yaml:1812:11\n4521 rules/marlborough/rules.yaml:1813:15\n4523 rules/marlborough/rules.yaml:1815:15\n4524 rules/marlborough/rules.yaml:1816:11\n4530 rules/marlborough/rules.yaml:835:7\n4531 rules/marlborough/rules.yaml:836:7\n4532 rules/marlborough/rules.yaml:837:11\n4533 rules/marlborough/rules.yaml:838:11\n4534 rules/marlborough/rules.yaml:839:15\n4537 rules/marlborough/rules.yaml:840:11\n4538 rules/marlborough/rules.yaml:842:7\n4539 rules/marlborough/rules.yaml:843:7\n4546 rules/marlborough/rules.yaml:844:11\n4547 rules/marlborough/rules.yaml:845:15\n4549 rules/marlborough/rules.yaml:847:15\n4550 rules/marlborough/rules.yaml:848:15\n4554 rules/marlborough/rules.yaml:849:11\n4559 rules/marlborough/rules.yaml:2424:7\n4560 rules/marlborough/rules.yaml:2425:7\n4565 rules/marlborough/rules.yaml:2426:11\n4577 rules/marlborough/rules.yaml:2427:11\n4595 rules/marlborough/rules.yaml:2428:11\n4596 rules/marlborough/rules.yaml:2429:15\n4598 rules/marlborough/rules.yaml:2431:15\n4599 rules/marlborough/rules.yaml:2432:15\n4600 rules/marlborough/rules.yaml:2433:19\n4602 rules/marlborough/rules.yaml:2435:19\n4605 rules/marlborough/rules.yaml:2436:19\n4606 rules/marlborough/rules.yaml:2437:19\n4607 rules/marlborough/rules.yaml:2439:19\n4608 rules/marlborough/rules.yaml:2440:23\n4609 rules/marlborough/rules.yaml:2441:7\n4615 rules/marlborough/rules.yaml:1825:7\n4621 rules/marlborough/rules.yaml:1826:7\n4622 rules/marlborough/rules.yaml:1827:7\n4623 rules/marlborough/rules.yaml:1829:15\n4624 rules/marlborough/rules.yaml:1830:19\n4627 rules/marlborough/rules.yaml:1831:23\n4630 rules/marlborough/rules.yaml:1833:15\n4633 rules/marlborough/rules.yaml:1835:15\n4640 rules/marlborough/rules.yaml:1055:7\n4641 rules/marlborough/rules.yaml:1056:11\n4642 rules/marlborough/rules.yaml:1057:7\n4643 rules/marlborough/rules.yaml:1058:7\n4644 rules/marlborough/rules.yaml:1061:15\n4645 rules/marlborough/rules.yaml:1062:15\n4646 rules/marlborough/rules.yaml:1063:15\n4648 rules/marlborough/rules.yaml:1066:15\n4649 rules/marlborough/rules.yaml:1067:15\n4650 rules/marlborough/rules.yaml:1068:15\n4652 rules/marlborough/rules.yaml:1070:15\n4657 rules/marlborough/rules.yaml:1567:7\n4662 rules/marlborough/rules.yaml:1568:11\n4667 rules/marlborough/rules.yaml:1569:11\n4675 rules/marlborough/rules.yaml:1571:15\n4680 rules/marlborough/rules.yaml:1081:7\n4686 rules/marlborough/rules.yaml:1082:7\n4691 rules/marlborough/rules.yaml:1083:7\n4692 rules/marlborough/rules.yaml:1084:11\n4693 rules/marlborough/rules.yaml:1085:15\n4694 rules/marlborough/rules.yaml:1086:7\n4695 rules/marlborough/rules.yaml:1087:7\n4696 rules/marlborough/rules.yaml:1088:7\n4697 rules/marlborough/rules.yaml:1089:11\n4698 rules/marlborough/rules.yaml:1090:11\n4699 rules/marlborough/rules.yaml:1091:11\n4711 rules/marlborough/rules.yaml:1092:11\n4720 rules/marlborough/rules.yaml:1093:11\n4721 rules/marlborough/rules.yaml:1094:15\n4722 rules/marlborough/rules.yaml:1095:19\n4724 rules/marlborough/rules.yaml:1097:15\n4725 rules/marlborough/rules.yaml:1098:15\n4726 rules/marlborough/rules.yaml:1099:19\n4728 rules/marlborough/rules.yaml:1101:7\n4729 rules/marlborough/rules.yaml:1102:7\n4734 rules/marlborough/rules.yaml:2284:7\n4735 rules/marlborough/rules.yaml:2285:7\n4740 rules/marlborough/rules.yaml:2286:7\n4743 rules/marlborough/rules.yaml:2287:7\n4760 rules/marlborough/rules.yaml:2288:7\n4761 rules/marlborough/rules.yaml:2289:11\n4762 rules/marlborough/rules.yaml:2290:7\n4763 rules/marlborough/rules.yaml:2291:7\n4764 rules/marlborough/rules.yaml:2292:11\n4765 rules/marlborough/rules.yaml:2293:7\n4766 rules/marlborough/rules.yaml:2294:11\n4771 rules/marlborough/rules.yaml:2295:11\n4772 rules/marlborough/rules.yaml:2296:11\n4773 rules/marlborough/rules.yaml:2297:11\n4774 rules/marlborough/rules.yaml:2298:15\n4775 rules/marlborough/rules.yaml:2299:19\n4777 rules/marlborough/rules.yaml:2301:15\n4778 rules/marlborough/rules.yaml:2302:15\n4779 rules/marlborough/rules.yaml:2303:19\n4781 rules/marlborough/rules.yaml:2305:19\n4782 rules/marlborough/rules.yaml:2306:19\n4783 rules/marlborough/rules.yaml:2307:7\n4784 rules/marlborough/rules.yaml:2308:11\n4785 rules/marlborough/rules.yaml:2309:11\n4786 rules/marlborough/rules.yaml:2311:11\n4795 rules/marlborough/rules.yaml:2312:11\n4799 rules/marlborough/rules.yaml:2313:11\n4802 rules/marlborough/rules.yaml:2314:11\n4803 rules/marlborough/rules.yaml:2315:15\n4804 rules/marlborough/rules.yaml:2316:19\n4813 rules/marlborough/rules.yaml:2317:19\n4814 rules/marlborough/rules.yaml:2318:23\n4815 rules/marlborough/rules.yaml:2320:23\n4816 rules/marlborough/rules.yaml:2321:7\n4817 rules/marlborough/rules.yaml:2322:11\n4823 rules/marlborough/rules.yaml:1501:7\n4829 rules/marlborough/rules.yaml:1502:7\n4838 rules/marlborough/rules.yaml:1503:7\n4839 rules/marlborough/rules.yaml:1504:11\n4851 rules/marlborough/rules.yaml:1505:15\n4852 rules/marlborough/rules.yaml:1506:15\n4853 rules/marlborough/rules.yaml:1507:19\n4854 rules/marlborough/rules.yaml:1508:19\n4855 rules/marlborough/rules.yaml:1510:23\n4870 rules/marlborough/rules.yaml:1511:23\n4871 rules/marlborough/rules.yaml:1512:27\n4873 rules/marlborough/rules.yaml:1513:23\n4874 rules/marlborough/rules.yaml:1514:23\n4875 rules/marlborough/rules.yaml:1515:27\n4876 rules/marlborough/rules.yaml:1516:31\n4884 rules/marlborough/rules.yaml:2479:3\n4885 rules/marlborough/rules.yaml:2479:3\n4887 rules/marlborough/rules.yaml:2479:3\n4888 rules/marlborough/rules.yaml:2479:3\n4889 rules/marlborough/rules.yaml:2479:3\n4890 rules/marlborough/rules.yaml:2479:3\n4891 rules/marlborough/rules.yaml:2479:3\n4892 rules/marlborough/rules.yaml:2479:3\n4899 rules/marlborough/rules.yaml:2479:3\n4900 rules/marlborough/rules.yaml:2479:3\n4901 rules/marlborough/rules.yaml:2479:3\n4902 rules/marlborough/rules.yaml:2479:3\n4907 rules/marlborough/rules.yaml:2479:3\n4908 rules/marlborough/rules.yaml:2479:3\n4910 rules/marlborough/rules.yaml:2479:3\n4911 rules/marlborough/rules.yaml:2479:3\n4912 rules/marlborough/rules.yaml:2479:3\n4914 rules/marlborough/rules.yaml:2479:3\n4915 rules/marlborough/rules.yaml:2479:3\n4916 rules/marlborough/rules.yaml:2479:3\n4922 rules/marlborough/rules.yaml:2130:7\n4927 rules/marlborough/rules.yaml:2131:7\n4928 rules/marlborough/rules.yaml:2132:11\n4929 rules/marlborough/rules.yaml:2133:11\n4930 rules/marlborough/rules.yaml:2134:15\n4932 rules/marlborough/rules.yaml:2137:15\n4939 rules/marlborough/rules.yaml:1109:7\n4940 rules/marlborough/rules.yaml:1110:7\n4941 rules/marlborough/rules.yaml:1111:11\n4942 rules/marlborough/rules.yaml:1112:11\n4944 rules/marlborough/rules.yaml:1114:11\n4998 rules/marlborough/rules.yaml:1718:7\n4999 rules/marlborough/rules.yaml:1719:7\n5000 rules/marlborough/rules.yaml:1720:7\n5001 rules/marlborough/rules.yaml:1721:11\n5006 rules/marlborough/rules.yaml:1774:7\n5007 rules/marlborough/rules.yaml:1775:7\n5008 rules/marlborough/rules.yaml:1777:7\n5013 rules/marlborough/rules.yaml:1585:7\n5019 rules/marlborough/rules.yaml:1586:11\n5020 rules/marlborough/rules.yaml:1587:11\n5021 rules/marlborough/rules.yaml:1588:11\n5024 rules/marlborough/rules.yaml:1591:15\n5025 rules/marlborough/rules.yaml:1592:15\n5027 rules/marlborough/rules.yaml:1594:7\n5028 rules/marlborough/rules.yaml:1595:7\n5029 rules/marlborough/rules.yaml:1596:7\n5034 rules/marlborough/rules.yaml:1597:7\n5035 rules/marlborough/rules.yaml:1598:11\n5036 rules/marlborough/rules.yaml:1599:11\n5037 rules/marlborough/rules.yaml:1600:15\n5040 rules/marlborough/rules.yaml:1601:15\n5041 rules/marlborough/rules.yaml:1602:15\n5042 rules/marlborough/rules.yaml:1604:7\n5043 rules/marlborough/rules.yaml:1605:7\n5048 rules/marlborough/rules.yaml:1606:11\n5054 rules/marlborough/rules.yaml:1607:11\n5094 rules/marlborough/rules.yaml:1608:11\n5095 rules/marlborough/rules.yaml:1609:15\n5097 rules/marlborough/rules.yaml:1611:15\n5098 rules/marlborough/rules.yaml:1612:15\n5099 rules/marlborough/rules.yaml:1613:19\n5101 rules/marlborough/rules.yaml:1615:19\n5104 rules/marlborough/rules.yaml:1616:19\n5105 rules/marlborough/rules.yaml:1618:7\n5106 rules/marlborough/rules.yaml:1619:7\n5111 rules/marlborough/rules.yaml:1620:11\n5135 rules/marlborough/rules.yaml:1621:11\n5136 rules/marlborough/rules.yaml:1622:15\n5138 rules/marlborough/rules.yaml:1624:15\n5139 rules/marlborough/rules.yaml:1625:15\n5140 rules/marlborough/rules.yaml:1626:19\n5142 rules/marlborough/rules.yaml:1628:19\n5147 rules/marlborough/rules.yaml:1629:19\n5150 rules/marlborough/rules.yaml:1630:19\n5151 rules/marlborough/rules.yaml:1631:19\n5155 rules/marlborough/rules.yaml:1632:23\n5158 rules/marlborough/rules.yaml:1635:23\n5159 rules/marlborough/rules.yaml:1636:23\n5166 rules/marlborough/rules.yaml:1528:7\n5181 rules/marlborough/rules.yaml:1529:7\n5190 rules/marlborough/rules.yaml:1530:11\n5191 rules/marlborough/rules.yaml:1531:7\n5192 rules/marlborough/rules.yaml:1532:7\n5213 rules/marlborough/rules.yaml:1533:7\n5214 rules/marlborough/rules.yaml:1535:11\n5215 rules/marlborough/rules.yaml:1536:15\n5216 rules/marlborough/rules.yaml:1537:11\n5217 rules/marlborough/rules.yaml:1538:7\n5218 rules/marlborough/rules.yaml:1539:7\n5219 rules/marlborough/rules.yaml:1540:11\n5224 rules/marlborough/rules.yaml:2517:1\n5225 rules/marlborough/rules.yaml:2517:1\n5226 rules/marlborough/rules.yaml:2517:1\n5231 rules/marlborough/rules.yaml:2517:1\n5232 rules/marlborough/rules.yaml:2517:1\n5233 rules/marlborough/rules.yaml:2517:1\n5234 rules/marlborough/rules.yaml:2517:1\n5237 rules/marlborough/rules.yaml:2517:1\n5238 rules/marlborough/rules.yaml:2517:1\n5240 rules/marlborough/rules.yaml:2517:1\n5241 rules/marlborough/rules.yaml:2517:1\n5242 rules/marlborough/rules.yaml:2517:1\n5243 rules/marlborough/rules.yaml:2517:1\n5244 rules/marlborough/rules.yaml:2517:1\n5245 rules/marlborough/rules.yaml:2517:1\n5246 rules/marlborough/rules.yaml:2517:1\n5247 rules/marlborough/rules.yaml:2517:1\n5248 rules/marlborough/rules.yaml:2517:1\n5249 rules/marlborough/rules.yaml:2517:1\n5250 rules/marlborough/rules.yaml:2517:1\n5255 rules/marlborough/rules.yaml:1784:7\n5260 rules/marlborough/rules.yaml:1785:7\n5280 rules/marlborough/rules.yaml:1786:7\n5281 rules/marlborough/rules.yaml:1787:11\n5282 rules/marlborough/rules.yaml:1788:11\n5287 rules/marlborough/rules.yaml:1789:15\n5288 rules/marlborough/rules.yaml:1790:7\n5297 rules/marlborough/rules.yaml:1791:11\n5313 rules/marlborough/rules.yaml:1792:7\n5319 rules/marlborough/rules.yaml:1793:11\n5334 rules/marlborough/rules.yaml:2115:7\n5346 rules/marlborough/rules.yaml:2116:7\n5347 rules/marlborough/rules.yaml:2118:11\n5348 rules/marlborough/rules.yaml:2119:7\n5349 rules/marlborough/rules.yaml:2120:7\n5350 rules/marlborough/rules.yaml:2121:7\n5356 rules/marlborough/rules.yaml:1408:7\n5357 rules/marlborough/rules.yaml:1409:11\n5358 rules/marlborough/rules.yaml:1410:7\n5364 rules/marlborough/rules.yaml:1411:7\n5365 rules/marlborough/rules.yaml:1412:7\n5370 rules/marlborough/rules.yaml:1413:11\n5371 rules/marlborough/rules.yaml:1414:15\n5373 rules/marlborough/rules.yaml:1416:15\n5374 rules/marlborough/rules.yaml:1417:11\n5375 rules/marlborough/rules.yaml:1418:15\n5376 rules/marlborough/rules.yaml:1419:11\n5377 rules/marlborough/rules.yaml:1420:15\n5379 rules/marlborough/rules.yaml:1422:15\n5380 rules/marlborough/rules.yaml:1423:11\n5389 rules/marlborough/rules.yaml:2452:7\n5391 rules/marlborough/rules.yaml:2453:7\n5392 rules/marlborough/rules.yaml:2454:7\n5400 rules/marlborough/rules.yaml:2168:7\n5401 rules/marlborough/rules.yaml:2169:7\n5402 rules/marlborough/rules.yaml:2170:11\n5403 rules/marlborough/rules.yaml:2171:7\n5416 rules/marlborough/rules.yaml:2172:7\n5422 rules/marlborough/rules.yaml:2173:7\n5423 rules/marlborough/rules.yaml:2174:7\n5427 rules/marlborough/rules.yaml:2175:11\n5428 rules/marlborough/rules.yaml:2176:7\n5429 rules/marlborough/rules.yaml:2177:7\n5430 rules/marlborough/rules.yaml:2178:11\n5431 rules/marlborough/rules.yaml:2179:7\n5437 rules/marlborough/rules.yaml:2180:7\n5438 rules/marlborough/rules.yaml:2181:7\n5439 rules/marlborough/rules.yaml:2183:7\n5440 rules/marlborough/rules.yaml:2185:15\n5442 rules/marlborough/rules.yaml:2187:15\n5444 rules/marlborough/rules.yaml:2189:15\n5446 rules/marlborough/rules.yaml:2191:15\n5447 rules/marlborough/rules.yaml:2192:15\n5449 rules/marlborough/rules.yaml:2194:15\n5450 rules/marlborough/rules.yaml:2195:15\n5459 rules/marlborough/rules.yaml:2196:15\n5460 rules/marlborough/rules.yaml:2197:19\n5461 rules/marlborough/rules.yaml:2198:19\n5462 rules/marlborough/rules.yaml:2199:15\n5466 rules/marlborough/rules.yaml:2147:7\n5472 rules/marlborough/rules.yaml:2148:7\n5473 rules/marlborough/rules.yaml:2149:7\n5474 rules/marlborough/rules.yaml:2150:11\n5475 rules/marlborough/rules.yaml:2152:7\n5476 rules/marlborough/rules.yaml:2153:7\n5477 rules/marlborough/rules.yaml:2154:7\n5480 rules/marlborough/rules.yaml:2156:7\n5481 rules/marlborough/rules.yaml:2157:7\n5482 rules/marlborough/rules.yaml:2158:11\n5487 rules/marlborough/rules.yaml:2255:7\n5488 rules/marlborough/rules.yaml:2256:7\n5493 rules/marlborough/rules.yaml:2257:11\n5498 rules/marlborough/rules.yaml:2258:11\n5503 rules/marlborough/rules.yaml:2259:11\n5504 rules/marlborough/rules.yaml:2260:15\n5506 rules/marlborough/rules.yaml:2262:15\n5507 rules/marlborough/rules.yaml:2263:15\n5508 rules/marlborough/rules.yaml:2264:19\n5510 rules/marlborough/rules.yaml:2266:19\n5513 rules/marlborough/rules.yaml:2267:19\n5518 rules/marlborough/rules.yaml:1681:7\n5519 rules/marlborough/rules.yaml:1682:7\n5520 rules/marlborough/rules.yaml:1683:7\n5521 rules/marlborough/rules.yaml:1684:7\n5526 rules/marlborough/rules.yaml:1685:11\n5531 rules/marlborough/rules.yaml:1686:11\n5535 rules/marlborough/rules.yaml:1687:11\n5536 rules/marlborough/rules.yaml:1688:11\n5537 rules/marlborough/rules.yaml:1689:15\n5539 rules/marlborough/rules.yaml:1691:15\n5540 rules/marlborough/rules.yaml:1692:15\n5542 rules/marlborough/rules.yaml:1694:15\n5543 rules/marlborough/rules.yaml:1695:15\n5544 rules/marlborough/rules.yaml:1696:19\n5546 rules/marlborough/rules.yaml:1698:19\n5547 rules/marlborough/rules.yaml:1699:7\n5554 rules/marlborough/rules.yaml:2027:7\n5555 rules/marlborough/rules.yaml:2028:7\n5556 rules/marlborough/rules.yaml:2029:7\n5557 rules/marlborough/rules.yaml:2030:7\n5558 rules/marlborough/rules.yaml:2032:7\n5559 rules/marlborough/rules.yaml:2034:15\n5560 rules/marlborough/rules.yaml:2035:19\n5562 rules/marlborough/rules.yaml:2037:19\n5564 rules/marlborough/rules.yaml:2039:15\n5565 rules/marlborough/rules.yaml:2040:19\n5569 rules/marlborough/rules.yaml:2044:15\n5570 rules/marlborough/rules.yaml:2045:15\n5572 rules/marlborough/rules.yaml:2047:15\n5573 rules/marlborough/rules.yaml:2048:15\n5575 rules/marlborough/rules.yaml:2050:15\n5576 rules/marlborough/rules.yaml:2051:15\n5578 rules/marlborough/rules.yaml:2053:15\n5583 rules/marlborough/rules.yaml:2382:7\n5589 rules/marlborough/rules.yaml:2383:7\n5590 rules/marlborough/rules.yaml:2384:7\n5593 rules/marlborough/rules.yaml:2385:7\n5594 rules/marlborough/rules.yaml:2386:11\n5597 rules/marlborough/rules.yaml:2387:7\n5598 rules/marlborough/rules.yaml:2388:7\n5599 rules/marlborough/rules.yaml:2389:7\n5602 rules/marlborough/rules.yaml:2391:7\n5603 rules/marlborough/rules.yaml:2392:7\n5604 rules/marlborough/rules.yaml:2393:11\n5605 rules/marlborough/rules.yaml:2395:7\n5606 rules/marlborough/rules.yaml:2396:11\n5607 rules/marlborough/rules.yaml:2397:7\n5608 rules/marlborough/rules.yaml:2398:7\n5609 rules/marlborough/rules.yaml:2399:7\n5610 rules/marlborough/rules.yaml:2400:11\n5611 rules/marlborough/rules.yaml:2401:15\n5613 rules/marlborough/rules.yaml:2403:7\n5630 rules/marlborough/rules.yaml:2404:7\n5631 rules/marlborough/rules.yaml:2405:11\n5632 rules/marlborough/rules.yaml:2406:7\n5633 rules/marlborough/rules.yaml:2407:7\n5634 rules/marlborough/rules.yaml:2408:11\n5635 rules/marlborough/rules.yaml:2409:11\n5651 rules/marlborough/rules.yaml:2410:11\n5652 rules/marlborough/rules.yaml:2411:11\n5656 rules/marlborough/rules.yaml:2362:7\n5657 rules/marlborough/rules.yaml:2363:7\n5658 rules/marlborough/rules.yaml:2364:11\n5659 rules/marlborough/rules.yaml:2365:11\n5660 rules/marlborough/rules.yaml:2366:15\n5661 rules/marlborough/rules.yaml:2367:15\n5662 rules/marlborough/rules.yaml:2368:7\n5667 rules/marlborough/rules.yaml:2336:7\n5677 rules/marlborough/rules.yaml:2337:7\n5678 rules/marlborough/rules.yaml:2339:11\n5679 rules/marlborough/rules.yaml:2340:7\n5680 rules/marlborough/rules.yaml:2341:7\n5686 rules/marlborough/rules.yaml:2342:7\n5687 rules/marlborough/rules.yaml:2343:7\n5688 rules/marlborough/rules.yaml:2344:11\n5694 rules/marlborough/rules.yaml:2346:7\n5699 rules/marlborough/rules.yaml:2347:11\n5700 rules/marlborough/rules.yaml:2348:11\n5701 rules/marlborough/rules.yaml:2349:15\n5702 rules/marlborough/rules.yaml:2350:15\n5703 rules/marlborough/rules.yaml:2351:15\n5709 rules/marlborough/rules.yaml:2212:7\n5710 rules/marlborough/rules.yaml:2213:11\n5711 rules/marlborough/rules.yaml:2214:11\n5720 rules/marlborough/rules.yaml:2215:15\n5721 rules/marlborough/rules.yaml:2216:15\n5722 rules/marlborough/rules.yaml:2217:19\n5725 rules/marlborough/rules.yaml:2218:19\n5731 rules/marlborough/rules.yaml:976:7\n5732 rules/marlborough/rules.yaml:977:7\n5733 rules/marlborough/rules.yaml:978:11\n5734 rules/marlborough/rules.yaml:979:7\n5737 rules/marlborough/rules.yaml:981:11\n5738 rules/marlborough/rules.yaml:982:7\n5739 rules/marlborough/rules.yaml:983:11\n5740 rules/marlborough/rules.yaml:984:15\n5741 rules/marlborough/rules.yaml:985:7\n5742 rules/marlborough/rules.yaml:986:7\n5743 rules/marlborough/rules.yaml:987:7\n5744 rules/marlborough/rules.yaml:988:11\n5745 rules/marlborough/rules.yaml:989:7\n5746 rules/marlborough/rules.yaml:990:7\n5747 rules/marlborough/rules.yaml:991:7\n5748 rules/marlborough/rules.yaml:992:7\n5766 rules/marlborough/rules.yaml:993:7\n5775 rules/marlborough/rules.yaml:994:11\n5780 rules/marlborough/rules.yaml:995:7\n5781 rules/marlborough/rules.yaml:997:11\n5782 rules/marlborough/rules.yaml:998:15\n5783 rules/marlborough/rules.yaml:999:11\n5784 rules/marlborough/rules.yaml:1000:7\n5785 rules/marlborough/rules.yaml:1001:7\n5786 rules/marlborough/rules.yaml:1002:11\n5792 rules/marlborough/rules.yaml:2498:3\n5793 rules/marlborough/rules.yaml:2498:3\n5795 rules/marlborough/rules.yaml:2498:3\n5796 rules/marlborough/rules.yaml:2498:3\n5797 rules/marlborough/rules.yaml:2498:3\n5798 rules/marlborough/rules.yaml:2498:3\n5799 rules/marlborough/rules.yaml:2498:3\n5800 rules/marlborough/rules.yaml:2498:3\n5807 rules/marlborough/rules.yaml:2498:3\n5808 rules/marlborough/rules.yaml:2498:3\n5809 rules/marlborough/rules.yaml:2498:3\n5810 rules/marlborough/rules.yaml:2498:3\n5813 rules/marlborough/rules.yaml:2498:3\n5814 rules/marlborough/rules.yaml:2498:3\n5816 rules/marlborough/rules.yaml:2498:3\n5817 rules/marlborough/rules.yaml:2498:3\n5818 rules/marlborough/rules.yaml:2498:3\n5820 rules/marlborough/rules.yaml:2498:3\n5821 rules/marlborough/rules.yaml:2498:3\n5822 rules/marlborough/rules.yaml:2498:3\n5830 rules/marlborough/rules.yaml:1441:7\n5836 rules/marlborough/rules.yaml:1442:7\n5850 rules/marlborough/rules.yaml:1443:7\n5861 rules/marlborough/rules.yaml:1444:7\n5872 rules/marlborough/rules.yaml:1445:11\n5873 rules/marlborough/rules.yaml:1447:7\n5878 rules/marlborough/rules.yaml:1448:7\n5879 rules/marlborough/rules.yaml:1449:7\n5880 rules/marlborough/rules.yaml:1450:11\n5881 rules/marlborough/rules.yaml:1451:7\n5882 rules/marlborough/rules.yaml:1452:11\n5883 rules/marlborough/rules.yaml:1453:7\n5884 rules/marlborough/rules.yaml:1454:11\n5885 rules/marlborough/rules.yaml:1455:7\n5886 rules/marlborough/rules.yaml:1456:11\n5887 rules/marlborough/rules.yaml:1457:15\n5891 rules/marlborough/rules.yaml:1461:7\n5892 rules/marlborough/rules.yaml:1462:11\n5895 rules/marlborough/rules.yaml:1463:15\n5896 rules/marlborough/rules.yaml:1464:19\n5899 rules/marlborough/rules.yaml:1468:7\n5900 rules/marlborough/rules.yaml:1469:11\n5901 rules/marlborough/rules.yaml:1471:11\n5902 rules/marlborough/rules.yaml:1472:15\n5905 rules/marlborough/rules.yaml:1473:15\n5906 rules/marlborough/rules.yaml:1474:19\n5907 rules/marlborough/rules.yaml:1475:19\n5908 rules/marlborough/rules.yaml:1476:7\n5909 rules/marlborough/rules.yaml:1477:11\n5910 rules/marlborough/rules.yaml:1478:7\n5926 rules/marlborough/rules.yaml:1479:7\n5935 rules/marlborough/rules.yaml:1480:11\n5936 rules/marlborough/rules.yaml:1481:7\n5937 rules/marlborough/rules.yaml:1482:7\n5938 rules/marlborough/rules.yaml:1483:11\n5939 rules/marlborough/rules.yaml:1484:7\n5940 rules/marlborough/rules.yaml:1485:7\n5941 rules/marlborough/rules.yaml:1486:11\n5942 rules/marlborough/rules.yaml:1487:11\n5943 rules/marlborough/rules.yaml:1488:15\n5962 rules/marlborough/rules.yaml:1489:11\n5963 rules/marlborough/rules.yaml:1490:11\n5968 rules/marlborough/rules.yaml:1321:7\n5986 rules/marlborough/rules.yaml:1322:7\n5987 rules/marlborough/rules.yaml:1323:7\n5988 rules/marlborough/rules.yaml:1324:11\n6012 rules/marlborough/rules.yaml:1325:7\n6013 rules/marlborough/rules.yaml:1326:7\n6014 rules/marlborough/rules.yaml:1327:11\n6015 rules/marlborough/rules.yaml:1329:11\n6016 rules/marlborough/rules.yaml:1330:7\n6017 rules/marlborough/rules.yaml:1331:7\n6018 rules/marlborough/rules.yaml:1332:7\n6019 rules/marlborough/rules.yaml:1333:7\n6035 rules/marlborough/rules.yaml:1334:7\n6041 rules/marlborough/rules.yaml:1335:7\n6042 rules/marlborough/rules.yaml:1336:11\n6043 rules/marlborough/rules.yaml:1338:7\n6052 rules/marlborough/rules.yaml:1339:11\n6053 rules/marlborough/rules.yaml:1340:11\n6054 rules/marlborough/rules.yaml:1341:7\n6065 rules/marlborough/rules.yaml:1342:7\n6066 rules/marlborough/rules.yaml:1343:7\n6067 rules/marlborough/rules.yaml:1344:11\n6068 rules/marlborough/rules.yaml:1345:11\n6069 rules/marlborough/rules.yaml:1346:15\n6070 rules/marlborough/rules.yaml:1347:11\n6071 rules/marlborough/rules.yaml:1348:15\n6073 rules/marlborough/rules.yaml:1351:15\n6074 rules/marlborough/rules.yaml:1353:7\n6075 rules/marlborough/rules.yaml:1354:7\n6076 rules/marlborough/rules.yaml:1355:11\n6077 rules/marlborough/rules.yaml:1356:7\n6078 rules/marlborough/rules.yaml:1357:11\n6079 rules/marlborough/rules.yaml:1358:7\n6080 rules/marlborough/rules.yaml:1359:7\n6081 rules/marlborough/rules.yaml:1360:11\n6082 rules/marlborough/rules.yaml:1361:15\n6084 rules/marlborough/rules.yaml:1362:15\n6087 rules/marlborough/rules.yaml:1366:7\n6088 rules/marlborough/rules.yaml:1367:11\n6089 rules/marlborough/rules.yaml:1369:11\n6090 rules/marlborough/rules.yaml:1370:15\n6091 rules/marlborough/rules.yaml:1371:15\n6092 rules/marlborough/rules.yaml:1372:19\n6093 rules/marlborough/rules.yaml:1373:19\n6094 rules/marlborough/rules.yaml:1374:7\n6104 rules/marlborough/rules.yaml:1375:7\n6105 rules/marlborough/rules.yaml:1376:11\n6106 rules/marlborough/rules.yaml:1377:7\n6107 rules/marlborough/rules.yaml:1378:7\n6108 rules/marlborough/rules.yaml:1379:11\n6109 rules/marlborough/rules.yaml:1380:7\n6110 rules/marlborough/rules.yaml:1381:7\n6111 rules/marlborough/rules.yaml:1382:11\n6112 rules/marlborough/rules.yaml:1383:11\n6113 rules/marlborough/rules.yaml:1384:15\n6114 rules/marlborough/rules.yaml:1385:15\n6115 rules/marlborough/rules.yaml:1386:15\n6116 rules/marlborough/rules.yaml:1387:19\n6117 rules/marlborough/rules.yaml:1389:11\n6126 rules/marlborough/rules.yaml:1390:11\n6127 rules/marlborough/rules.yaml:1391:15\n6133 rules/marlborough/rules.yaml:1392:11\n6134 rules/marlborough/rules.yaml:1393:15\n6140 rules/marlborough/rules.yaml:1394:11\n6141 rules/marlborough/rules.yaml:1395:11\n6142 rules/marlborough/rules.yaml:1396:11\n6143 rules/marlborough/rules.yaml:1397:11\n6144 rules/marlborough/rules.yaml:1398:15\n6145 rules/marlborough/rules.yaml:1399:11\n6150 rules/marlborough/rules.yaml:1981:7\n6153 rules/marlborough/rules.yaml:1982:11\n6154 rules/marlborough/rules.yaml:1983:11\n6155 rules/marlborough/rules.yaml:1984:11\n6156 rules/marlborough/rules.yaml:1985:15\n6162 rules/marlborough/rules.yaml:1987:15\n6166 rules/marlborough/flow.yaml:11:7\n6167 rules/marlborough/flow.yaml:12:11\n6174 rules/marlborough/rules.yaml:941:7\n6175 rules/marlborough/rules.yaml:942:7\n6176 rules/marlborough/rules.yaml:943:7\n6177 rules/marlborough/rules.yaml:944:11\n6178 rules/marlborough/rules.yaml:945:11\n6179 rules/marlborough/rules.yaml:946:15\n6180 rules/marlborough/rules.yaml:947:15\n6181 rules/marlborough/rules.yaml:948:7\n6186 rules/marlborough/rules.yaml:949:11\n6187 rules/marlborough/rules.yaml:950:11\n6188 rules/marlborough/rules.yaml:951:11\n6189 rules/marlborough/rules.yaml:952:11\n6190 rules/marlborough/rules.yaml:953:11\n6191 rules/marlborough/rules.yaml:954:7\n6192 rules/marlborough/rules.yaml:955:11\n6197 rules/marlborough/rules.yaml:1549:7\n6198 rules/marlborough/rules.yaml:1550:7\n6199 rules/marlborough/rules.yaml:1551:11\n6200 rules/marlborough/rules.yaml:1552:11\n6201 rules/marlborough/rules.yaml:1553:7\n6204 rules/marlborough/rules.yaml:1554:7\n6205 rules/marlborough/rules.yaml:1555:7\n6213 rules/marlborough/rules.yaml:1999:7\n6214 rules/marlborough/rules.yaml:2000:7\n6215 rules/marlborough/rules.yaml:2001:11\n6216 rules/marlborough/rules.yaml:2002:11\n6223 rules/marlborough/rules.yaml:2003:15\n6224 rules/marlborough/rules.yaml:2004:15\n6236 rules/marlborough/rules.yaml:2005:15\n6258 rules/marlborough/rules.yaml:2006:15\n6259 rules/marlborough/rules.yaml:2007:15\n6260 rules/marlborough/rules.yaml:2008:19\n6261 rules/marlborough/rules.yaml:2009:19\n6262 rules/marlborough/rules.yaml:2010:23\n6265 rules/marlborough/rules.yaml:2011:23\n6266 rules/marlborough/rules.yaml:2013:19\n6267 rules/marlborough/rules.yaml:2014:23\n6268 rules/marlborough/rules.yaml:2015:23\n6273 rules/marlborough/rules.yaml:1647:7\n6277 rules/marlborough/rules.yaml:1648:7\n6278 rules/marlborough/rules.yaml:1649:11\n6279 rules/marlborough/rules.yaml:1650:11\n6280 rules/marlborough/rules.yaml:1651:7\n6281 rules/marlborough/rules.yaml:1652:11\n6285 rules/marlborough/flow.yaml:104:7\n6286 rules/marlborough/flow.yaml:105:11\n6290 rules/marlborough/flow.yaml:50:7\n6293 rules/marlborough/flow.yaml:51:11\n6294 rules/marlborough/flow.yaml:52:15\n6298 rules/marlborough/flow.yaml:67:7\n6301 rules/marlborough/flow.yaml:68:11\n6302 rules/marlborough/flow.yaml:69:15\n6306 rules/marlborough/flow.yaml:85:7\n6310 rules/marlborough/flow.yaml:61:7\n6311 rules/marlborough/flow.yaml:62:11\n6312 rules/marlborough/flow.yaml:63:15\n6316 rules/marlborough/flow.yaml:89:7\n6317 rules/marlborough/flow.yaml:90:11\n6321 rules/marlborough/flow.yaml:45:7\n6322 rules/marlborough/flow.yaml:46:11\n6326 rules/marlborough/flow.yaml:79:7\n6327 rules/marlborough/flow.yaml:80:11\n6328 rules/marlborough/flow.yaml:81:15\n6332 rules/marlborough/flow.yaml:56:7\n6333 rules/marlborough/flow.yaml:57:11\n6338 rules/marlborough/rules.yaml:1043:7\n6344 rules/marlborough/rules.yaml:1044:7\n6345 rules/marlborough/rules.yaml:1045:11\n6346 rules/marlborough/rules.yaml:1046:7\n6347 rules/marlborough/rules.yaml:1047:7\n6352 rules/marlborough/rules.yaml:2095:7\n6357 rules/marlborough/rules.yaml:2096:7\n6358 rules/marlborough/rules.yaml:2098:11\n6359 rules/marlborough/rules.yaml:2099:7\n6360 rules/marlborough/rules.yaml:2100:7\n6380 rules/marlborough/rules.yaml:1018:7\n6381 rules/marlborough/rules.yaml:1019:7\n6389 rules/marlborough/rules.yaml:1020:11\n6390 rules/marlborough/rules.yaml:1021:7\n6436 rules/marlborough/rules.yaml:1022:7\n6437 rules/marlborough/rules.yaml:1023:11\n6438 rules/marlborough/rules.yaml:1024:7\n6456 rules/marlborough/rules.yaml:1025:7\n6462 rules/marlborough/rules.yaml:1026:7\n6463 rules/marlborough/rules.yaml:1027:11\n6465 rules/marlborough/rules.yaml:1028:11\n6469 rules/marlborough/rules.yaml:1029:15\n6470 rules/marlborough/rules.yaml:1030:7\n6471 rules/marlborough/rules.yaml:1031:11\n6472 rules/marlborough/rules.yaml:1032:11\n6473 rules/marlborough/rules.yaml:1033:7\n6495 rules/marlborough/rules.yaml:1034:11\n6508 rules/marlborough/rules.yaml:1035:15\n6510 rules/marlborough/rules.yaml:1036:15\n6560 rules/marlborough/rules.yaml:1125:7\n6561 rules/marlborough/rules.yaml:1126:7\n6578 rules/marlborough/rules.yaml:1127:7\n6579 rules/marlborough/rules.yaml:1128:11\n6581 rules/marlborough/rules.yaml:1129:7\n6582 rules/marlborough/rules.yaml:1130:11\n6584 rules/marlborough/rules.yaml:1131:7\n6587 rules/marlborough/rules.yaml:1132:7\n6588 rules/marlborough/rules.yaml:1133:7\n6589 rules/marlborough/rules.yaml:1134:7\n6594 rules/marlborough/rules.yaml:1135:11\n6595 rules/marlborough/rules.yaml:1136:11\n6623 rules/marlborough/rules.yaml:1139:11\n6624 rules/marlborough/rules.yaml:1140:11\n6625 rules/marlborough/rules.yaml:1141:11\n6626 rules/marlborough/rules.yaml:1143:19\n6627 rules/marlborough/rules.yaml:1144:23\n6629 rules/marlborough/rules.yaml:1146:23\n6630 rules/marlborough/rules.yaml:1147:23\n6640 rules/marlborough/rules.yaml:1153:19\n6643 rules/marlborough/rules.yaml:1149:19\n6647 rules/marlborough/rules.yaml:1151:19\n6656 rules/marlborough/rules.yaml:1155:11\n6657 rules/marlborough/rules.yaml:1156:11\n6660 rules/marlborough/rules.yaml:1157:11\n6665 rules/marlborough/rules.yaml:1158:11\n6666 rules/marlborough/rules.yaml:1159:11\n6687 rules/marlborough/rules.yaml:1160:15\n6738 rules/marlborough/rules.yaml:1163:15\n6739 rules/marlborough/rules.yaml:1164:15\n6745 rules/marlborough/rules.yaml:1166:15\n6757 rules/marlborough/rules.yaml:1167:15\n6758 rules/marlborough/rules.yaml:1168:15\n6775 rules/marlborough/rules.yaml:1169:15\n6776 rules/marlborough/rules.yaml:1170:15\n6782 rules/marlborough/rules.yaml:1172:15\n6794 rules/marlborough/rules.yaml:1173:15\n6795 rules/marlborough/rules.yaml:1174:15\n6812 rules/marlborough/rules.yaml:1175:15\n6813 rules/marlborough/rules.yaml:1176:15\n6816 rules/marlborough/rules.yaml:1177:11\n6817 rules/marlborough/rules.yaml:1178:11\n6818 rules/marlborough/rules.yaml:1179:11\n6819 rules/marlborough/rules.yaml:1180:11\n6820 rules/marlborough/rules.yaml:1181:11\n6821 rules/marlborough/rules.yaml:1182:11\n6822 rules/marlborough/rules.yaml:1183:11\n6833 rules/marlborough/rules.yaml:1185:19\n6840 rules/marlborough/rules.yaml:1186:19\n6857 rules/marlborough/rules.yaml:1187:23\n6858 rules/marlborough/rules.yaml:1188:23\n6862 rules/marlborough/rules.yaml:1190:19\n6867 rules/marlborough/rules.yaml:1195:23\n6870 rules/marlborough/rules.yaml:1191:23\n6874 rules/marlborough/rules.yaml:1193:23\n6878 rules/marlborough/rules.yaml:1197:19\n6879 rules/marlborough/rules.yaml:1198:19\n6892 rules/marlborough/rules.yaml:1199:19\n6895 rules/marlborough/rules.yaml:1202:23\n6898 rules/marlborough/rules.yaml:1200:23\n6902 rules/marlborough/rules.yaml:1204:19\n6909 rules/marlborough/rules.yaml:1205:19\n6916 rules/marlborough/rules.yaml:1206:19\n6941 rules/marlborough/rules.yaml:1207:23\n6945 rules/marlborough/rules.yaml:1209:19\n6988 rules/marlborough/rules.yaml:2458:3\n6993 rules/marlborough/rules.yaml:2458:3\n6995 rules/marlborough/rules.yaml:2458:3\n6996 rules/marlborough/rules.yaml:2458:3\n6997 rules/marlborough/rules.yaml:2458:3\n6998 rules/marlborough/rules.yaml:2458:3\n6999 rules/marlborough/rules.yaml:2458:3\n7000 rules/marlborough/rules.yaml:2458:3\n7013 rules/marlborough/rules.yaml:2458:3\n7014 rules/marlborough/rules.yaml:2458:3\n7026 rules/marlborough/rules.yaml:2458:3\n7032 rules/marlborough/rules.yaml:2458:3\n7045 rules/marlborough/rules.yaml:2458:3\n7046 rules/marlborough/rules.yaml:2458:3\n7068 rules/marlborough/rules.yaml:2458:3\n7108 rules/marlborough/rules.yaml:2458:3\n7109 rules/marlborough/rules.yaml:2458:3\n7111 rules/marlborough/rules.yaml:2458:3\n7112 rules/marlborough/rules.yaml:2458:3\n7116 rules/marlborough/rules.yaml:2458:3\n7157 rules/marlborough/rules.yaml:1220:7\n7158 rules/marlborough/rules.yaml:1221:7\n7167 rules/marlborough/rules.yaml:1222:7\n7186 rules/marlborough/rules.yaml:1223:7\n7187 rules/marlborough/rules.yaml:1224:7\n7188 rules/marlborough/rules.yaml:1225:7\n7189 rules/marlborough/rules.yaml:1226:7\n7190 rules/marlborough/rules.yaml:1227:11\n7191 rules/marlborough/rules.yaml:1228:7\n7192 rules/marlborough/rules.yaml:1229:7\n7193 rules/marlborough/rules.yaml:1230:7\n7201 rules/marlborough/rules.yaml:1231:7\n7209 rules/marlborough/rules.yaml:1232:7\n7210 rules/marlborough/rules.yaml:1233:7\n7211 rules/marlborough/rules.yaml:1234:7\n7212 rules/marlborough/rules.yaml:1235:7\n7213 rules/marlborough/rules.yaml:1236:7\n7214 rules/marlborough/rules.yaml:1237:7\n7215 rules/marlborough/rules.yaml:1238:7\n7261 rules/marlborough/rules.yaml:1239:7\n7262 rules/marlborough/rules.yaml:1240:7\n7263 rules/marlborough/rules.yaml:1241:7\n7264 rules/marlborough/rules.yaml:1242:7\n7291 rules/marlborough/rules.yaml:1243:7\n7343 rules/marlborough/rules.yaml:1244:7\n7344 rules/marlborough/rules.yaml:1245:11\n7371 rules/marlborough/rules.yaml:1246:7\n7372 rules/marlborough/rules.yaml:1247:7\n7383 rules/marlborough/rules.yaml:1249:15\n7384 rules/marlborough/rules.yaml:1250:19\n7385 rules/marlborough/rules.yaml:1251:15\n7392 rules/marlborough/rules.yaml:1252:15\n7399 rules/marlborough/rules.yaml:1253:15\n7404 rules/marlborough/rules.yaml:1254:19\n7408 rules/marlborough/rules.yaml:1256:15\n7418 rules/marlborough/rules.yaml:1257:15\n7425 rules/marlborough/rules.yaml:1258:15\n7432 rules/marlborough/rules.yaml:1259:15\n7439 rules/marlborough/rules.yaml:1260:15\n7444 rules/marlborough/rules.yaml:1261:19\n7448 rules/marlborough/rules.yaml:1263:15\n7449 rules/marlborough/rules.yaml:1264:15\n7456 rules/marlborough/rules.yaml:1265:15\n7463 rules/marlborough/rules.yaml:1266:15\n7478 rules/marlborough/rules.yaml:1267:19\n7481 rules/marlborough/rules.yaml:1269:15\n7488 rules/marlborough/rules.yaml:1270:15\n7495 rules/marlborough/rules.yaml:1271:15\n7508 rules/marlborough/rules.yaml:1272:19\n7509 rules/marlborough/rules.yaml:1273:19\n7510 rules/marlborough/rules.yaml:1274:15\n7517 rules/marlborough/rules.yaml:1275:15\n7524 rules/marlborough/rules.yaml:1276:15\n7529 rules/marlborough/rules.yaml:1277:19\n7533 rules/marlborough/rules.yaml:1279:15\n7534 rules/marlborough/rules.yaml:1280:19\n7535 rules/marlborough/rules.yaml:1281:15\n7536 rules/marlborough/rules.yaml:1282:15\n7537 rules/marlborough/rules.yaml:1283:15\n7544 rules/marlborough/rules.yaml:1284:15\n7551 rules/marlborough/rules.yaml:1285:15\n7556 rules/marlborough/rules.yaml:1286:19\n7576 rules/marlborough/rules.yaml:1911:7\n7577 rules/marlborough/rules.yaml:1912:7\n7578 rules/marlborough/rules.yaml:1913:7\n7602 rules/marlborough/rules.yaml:1914:7\n7603 rules/marlborough/rules.yaml:1915:11\n7606 rules/marlborough/rules.yaml:1916:7\n7607 rules/marlborough/rules.yaml:1917:7\n7639 rules/marlborough/rules.yaml:1740:7\n7656 rules/marlborough/rules.yaml:1741:11\n7657 rules/marlborough/rules.yaml:1742:11\n7678 rules/marlborough/rules.yaml:1743:15\n7685 rules/marlborough/rules.yaml:1744:15\n7725 rules/marlborough/rules.yaml:1745:15\n7726 rules/marlborough/rules.yaml:1746:19\n7727 rules/marlborough/rules.yaml:1747:19\n7733 rules/marlborough/rules.yaml:1749:19\n7734 rules/marlborough/rules.yaml:1750:19\n7742 rules/marlborough/rules.yaml:1751:23\n7757 rules/marlborough/rules.yaml:1752:19\n7759 rules/marlborough/rules.yaml:1753:19\n7760 rules/marlborough/rules.yaml:1754:19\n7791 rules/marlborough/rules.yaml:1885:7\n7792 rules/marlborough/rules.yaml:1886:7\n7793 rules/marlborough/rules.yaml:1887:7\n7794 rules/marlborough/rules.yaml:1888:7\n7824 rules/marlborough/rules.yaml:1891:7\n7825 rules/marlborough/rules.yaml:1892:7\n7826 rules/marlborough/rules.yaml:1893:7\n7827 rules/marlborough/rules.yaml:1894:11\n7830 rules/marlborough/rules.yaml:1895:7\n7831 rules/marlborough/rules.yaml:1896:11\n7834 rules/marlborough/rules.yaml:1897:7\n7835 rules/marlborough/rules.yaml:1898:7\n7836 rules/marlborough/rules.yaml:1899:7\n7837 rules/marlborough/rules.yaml:1900:7\n7838 rules/marlborough/rules.yaml:1901:7\n7839 rules/marlborough/rules.yaml:1902:7\n7868 rules/marlborough/rules.yaml:1953:7\n7877 rules/marlborough/rules.yaml:1954:7\n7883 rules/marlborough/rules.yaml:1955:7\n7884 rules/marlborough/rules.yaml:1956:11\n7885 rules/marlborough/rules.yaml:1957:7\n7886 rules/marlborough/rules.yaml:1958:7\n7893 rules/marlborough/rules.yaml:1959:7\n7920 rules/marlborough/rules.yaml:1843:7\n7921 rules/marlborough/rules.yaml:1844:7\n7922 rules/marlborough/rules.yaml:1845:11\n7931 rules/marlborough/rules.yaml:1847:11\n7935 rules/marlborough/rules.yaml:1849:11\n7936 rules/marlborough/rules.yaml:1850:11\n7947 rules/marlborough/rules.yaml:1851:11\n7948 rules/marlborough/rules.yaml:1852:15\n7951 rules/marlborough/rules.yaml:1853:15\n7956 rules/marlborough/rules.yaml:1855:15\n7963 rules/marlborough/rules.yaml:1856:15\n7969 rules/marlborough/rules.yaml:1858:11\n7988 rules/marlborough/rules.yaml:1859:11\n7991 rules/marlborough/rules.yaml:1863:19\n7992 rules/marlborough/rules.yaml:1864:19\n7999 rules/marlborough/rules.yaml:1861:19\n8003 rules/marlborough/rules.yaml:1866:19\n8012 rules/marlborough/rules.yaml:1867:23\n8016 rules/marlborough/rules.yaml:1869:23\n8017 rules/marlborough/rules.yaml:1870:23\n8021 rules/marlborough/rules.yaml:1872:19\n8022 rules/marlborough/rules.yaml:1873:19\n8045 rules/marlborough/rules.yaml:1926:7\n8046 rules/marlborough/rules.yaml:1927:7\n8060 rules/marlborough/rules.yaml:1928:11\n8061 rules/marlborough/rules.yaml:1929:11\n8084 rules/marlborough/rules.yaml:1930:11\n8085 rules/marlborough/rules.yaml:1931:11\n8094 rules/marlborough/rules.yaml:1932:15\n8123 rules/marlborough/rules.yaml:1933:15\n8124 rules/marlborough/rules.yaml:1934:19\n8130 rules/marlborough/rules.yaml:1936:19\n8131 rules/marlborough/rules.yaml:1937:19\n8139 rules/marlborough/rules.yaml:1938:23\n8149 rules/marlborough/rules.yaml:1939:19\n8154 rules/marlborough/rules.yaml:1940:23\n8159 rules/marlborough/rules.yaml:1942:23\n8188 rules/marlborough/rules.yaml:1803:7\n8195 rules/marlborough/rules.yaml:1804:7\n8203 rules/marlborough/rules.yaml:1805:7\n8204 rules/marlborough/rules.yaml:1806:11\n8205 rules/marlborough/rules.yaml:1807:11\n8210 rules/marlborough/rules.yaml:1809:11\n8216 rules/marlborough/rules.yaml:1810:11\n8221 rules/marlborough/rules.yaml:1811:11\n8222 rules/marlborough/rules.yaml:1812:11\n8232 rules/marlborough/rules.yaml:1813:15\n8243 rules/marlborough/rules.yaml:1815:15\n8251 rules/marlborough/rules.yaml:1816:11\n8253 rules/marlborough/rules.yaml:1817:11\n8276 rules/marlborough/rules.yaml:835:7\n8279 rules/marlborough/rules.yaml:836:7\n8287 rules/marlborough/rules.yaml:837:11\n8299 rules/marlborough/rules.yaml:838:11\n8300 rules/marlborough/rules.yaml:839:15\n8303 rules/marlborough/rules.yaml:840:11\n8304 rules/marlborough/rules.yaml:841:11\n8307 rules/marlborough/rules.yaml:842:7\n8308 rules/marlborough/rules.yaml:843:7\n8321 rules/marlborough/rules.yaml:844:11\n8324 rules/marlborough/rules.yaml:847:15\n8325 rules/marlborough/rules.yaml:848:15\n8331 rules/marlborough/rules.yaml:845:15\n8338 rules/marlborough/rules.yaml:849:11\n8360 rules/marlborough/rules.yaml:2424:7\n8361 rules/marlborough/rules.yaml:2425:7\n8372 rules/marlborough/rules.yaml:2426:11\n8391 rules/marlborough/rules.yaml:2427:11\n8409 rules/marlborough/rules.yaml:2428:11\n8410 rules/marlborough/rules.yaml:2429:15\n8419 rules/marlborough/rules.yaml:2431:15\n8427 rules/marlborough/rules.yaml:2432:15\n8428 rules/marlborough/rules.yaml:2433:19\n8430 rules/marlborough/rules.yaml:2435:19\n8433 rules/marlborough/rules.yaml:2436:19\n8434 rules/marlborough/rules.yaml:2437:19\n8435 rules/marlborough/rules.yaml:2438:19\n8436 rules/marlborough/rules.yaml:2439:19\n8437 rules/marlborough/rules.yaml:2440:23\n8441 rules/marlborough/rules.yaml:2441:7\n8456 rules/marlborough/rules.yaml:1825:7\n8457 rules/marlborough/rules.yaml:1826:7\n8468 rules/marlborough/rules.yaml:1827:7\n8469 rules/marlborough/rules.yaml:1829:15\n8470 rules/marlborough/rules.yaml:1830:19\n8478 rules/marlborough/rules.yaml:1831:23\n8481 rules/marlborough/rules.yaml:1833:15\n8484 rules/marlborough/rules.yaml:1835:15\n8486 rules/marlborough/rules.yaml:1836:7\n8505 rules/marlborough/rules.yaml:1055:7\n8506 rules/marlborough/rules.yaml:1056:11\n8507 rules/marlborough/rules.yaml:1057:7\n8508 rules/marlborough/rules.yaml:1058:7\n8513 rules/marlborough/rules.yaml:1070:15\n8516 rules/marlborough/rules.yaml:1060:15\n8517 rules/marlborough/rules.yaml:1061:15\n8518 rules/marlborough/rules.yaml:1062:15\n8525 rules/marlborough/rules.yaml:1063:15\n8528 rules/marlborough/rules.yaml:1065:15\n8529 rules/marlborough/rules.yaml:1066:15\n8530 rules/marlborough/rules.yaml:1067:15\n8537 rules/marlborough/rules.yaml:1068:15\n8555 rules/marlborough/rules.yaml:1567:7\n8580 rules/marlborough/rules.yaml:1568:11\n8585 rules/marlborough/rules.yaml:1569:11\n8599 rules/marlborough/rules.yaml:1570:15\n8600 rules/marlborough/rules.yaml:1571:15\n8631 rules/marlborough/rules.yaml:1081:7\n8632 rules/marlborough/rules.yaml:1082:7\n8646 rules/marlborough/rules.yaml:1083:7\n8647 rules/marlborough/rules.yaml:1084:11\n8648 rules/marlborough/rules.yaml:1085:15\n8649 rules/marlborough/rules.yaml:1086:7\n8650 rules/marlborough/rules.yaml:1087:7\n8659 rules/marlborough/rules.yaml:1088:7\n8664 rules/marlborough/rules.yaml:1089:11\n8665 rules/marlborough/rules.yaml:1090:11\n8666 rules/marlborough/rules.yaml:1091:11\n8678 rules/marlborough/rules.yaml:1092:11\n8687 rules/marlborough/rules.yaml:1093:11\n8688 rules/marlborough/rules.yaml:1094:15\n8689 rules/marlborough/rules.yaml:1095:19\n8697 rules/marlborough/rules.yaml:1097:15\n8710 rules/marlborough/rules.yaml:1098:15\n8711 rules/marlborough/rules.yaml:1099:19\n8713 rules/marlborough/rules.yaml:1100:15\n8716 rules/marlborough/rules.yaml:1101:7\n8717 rules/marlborough/rules.yaml:1102:7\n8758 rules/marlborough/rules.yaml:2284:7\n8759 rules/marlborough/rules.yaml:2285:7\n8769 rules/marlborough/rules.yaml:2286:7\n8774 rules/marlborough/rules.yaml:2287:7\n8798 rules/marlborough/rules.yaml:2288:7\n8799 rules/marlborough/rules.yaml:2289:11\n8800 rules/marlborough/rules.yaml:2290:7\n8817 rules/marlborough/rules.yaml:2291:7\n8818 rules/marlborough/rules.yaml:2292:11\n8819 rules/marlborough/rules.yaml:2293:7\n8830 rules/marlborough/rules.yaml:2294:11\n8844 rules/marlborough/rules.yaml:2295:11\n8845 rules/marlborough/rules.yaml:2296:11\n8846 rules/marlborough/rules.yaml:2297:11\n8847 rules/marlborough/rules.yaml:2298:15\n8848 rules/marlborough/rules.yaml:2299:19\n8854 rules/marlborough/rules.yaml:2301:15\n8855 rules/marlborough/rules.yaml:2302:15\n8856 rules/marlborough/rules.yaml:2303:19\n8868 rules/marlborough/rules.yaml:2305:19\n8894 rules/marlborough/rules.yaml:2306:19\n8898 rules/marlborough/rules.yaml:2307:7\n8909 rules/marlborough/rules.yaml:2308:11\n8910 rules/marlborough/rules.yaml:2309:11\n8911 rules/marlborough/rules.yaml:2310:11\n8912 rules/marlborough/rules.yaml:2311:11\n8921 rules/marlborough/rules.yaml:2312:11\n8922 rules/marlborough/rules.yaml:2313:11\n8925 rules/marlborough/rules.yaml:2314:11\n8931 rules/marlborough/rules.yaml:2315:15\n8943 rules/marlborough/rules.yaml:2316:19\n8960 rules/marlborough/rules.yaml:2317:19\n8980 rules/marlborough/rules.yaml:2318:23\n9017 rules/marlborough/rules.yaml:2319:23\n9018 rules/marlborough/rules.yaml:2320:23\n9022 rules/marlborough/rules.yaml:2321:7\n9023 rules/marlborough/rules.yaml:2322:11\n9045 rules/marlborough/rules.yaml:1501:7\n9046 rules/marlborough/rules.yaml:1502:7\n9062 rules/marlborough/rules.yaml:1503:7\n9073 rules/marlborough/rules.yaml:1504:11\n9100 rules/marlborough/rules.yaml:1505:15\n9113 rules/marlborough/rules.yaml:1506:15\n9119 rules/marlborough/rules.yaml:1507:19\n9120 rules/marlborough/rules.yaml:1508:19\n9123 rules/marlborough/rules.yaml:1518:23\n9127 rules/marlborough/rules.yaml:1509:23\n9128 rules/marlborough/rules.yaml:1510:23\n9164 rules/marlborough/rules.yaml:1511:23\n9165 rules/marlborough/rules.yaml:1512:27\n9167 rules/marlborough/rules.yaml:1513:23\n9179 rules/marlborough/rules.yaml:1514:23\n9180 rules/marlborough/rules.yaml:1515:27\n9181 rules/marlborough/rules.yaml:1516:31\n9210 rules/marlborough/rules.yaml:2479:3\n9215 rules/marlborough/rules.yaml:2479:3\n9217 rules/marlborough/rules.yaml:2479:3\n9218 rules/marlborough/rules.yaml:2479:3\n9219 rules/marlborough/rules.yaml:2479:3\n9220 rules/marlborough/rules.yaml:2479:3\n9221 rules/marlborough/rules.yaml:2479:3\n9222 rules/marlborough/rules.yaml:2479:3\n9235 rules/marlborough/rules.yaml:2479:3\n9236 rules/marlborough/rules.yaml:2479:3\n9248 rules/marlborough/rules.yaml:2479:3\n9254 rules/marlborough/rules.yaml:2479:3\n9259 rules/marlborough/rules.yaml:2479:3\n9260 rules/marlborough/rules.yaml:2479:3\n9282 rules/marlborough/rules.yaml:2479:3\n9322 rules/marlborough/rules.yaml:2479:3\n9323 rules/marlborough/rules.yaml:2479:3\n9325 rules/marlborough/rules.yaml:2479:3\n9326 rules/marlborough/rules.yaml:2479:3\n9330 rules/marlborough/rules.yaml:2479:3\n9348 rules/marlborough/rules.yaml:2130:7\n9353 rules/marlborough/rules.yaml:2131:7\n9361 rules/marlborough/rules.yaml:2132:11\n9367 rules/marlborough/rules.yaml:2133:11\n9368 rules/marlborough/rules.yaml:2134:15\n9369 rules/marlborough/rules.yaml:2135:15\n9371 rules/marlborough/rules.yaml:2137:15\n9395 rules/marlborough/rules.yaml:1109:7\n9396 rules/marlborough/rules.yaml:1110:7\n9399 rules/marlborough/rules.yaml:1114:11\n9407 rules/marlborough/rules.yaml:1111:11\n9413 rules/marlborough/rules.yaml:1112:11\n9429 rules/marlborough/rules.yaml:1718:7\n9430 rules/marlborough/rules.yaml:1719:7\n9431 rules/marlborough/rules.yaml:1720:7\n9436 rules/marlborough/rules.yaml:1721:11\n9453 rules/marlborough/rules.yaml:1774:7\n9454 rules/marlborough/rules.yaml:1775:7\n9455 rules/marlborough/rules.yaml:1776:7\n9456 rules/marlborough/rules.yaml:1777:7\n9492 rules/marlborough/rules.yaml:1585:7\n9517 rules/marlborough/rules.yaml:1586:11\n9518 rules/marlborough/rules.yaml:1587:11\n9519 rules/marlborough/rules.yaml:1588:11\n9520 rules/marlborough/rules.yaml:1589:15\n9529 rules/marlborough/rules.yaml:1591:15\n9542 rules/marlborough/rules.yaml:1592:15\n9544 rules/marlborough/rules.yaml:1593:15\n9548 rules/marlborough/rules.yaml:1594:7\n9555 rules/marlborough/rules.yaml:1595:7\n9556 rules/marlborough/rules.yaml:1596:7\n9561 rules/marlborough/rules.yaml:1597:7\n9569 rules/marlborough/rules.yaml:1598:11\n9582 rules/marlborough/rules.yaml:1599:11\n9587 rules/marlborough/rules.yaml:1600:15\n9590 rules/marlborough/rules.yaml:1601:15\n9597 rules/marlborough/rules.yaml:1602:15\n9598 rules/marlborough/rules.yaml:1603:15\n9601 rules/marlborough/rules.yaml:1604:7\n9602 rules/marlborough/rules.yaml:1605:7\n9613 rules/marlborough/rules.yaml:1606:11\n9616 rules/marlborough/rules.yaml:1607:11\n9671 rules/marlborough/rules.yaml:1608:11\n9672 rules/marlborough/rules.yaml:1609:15\n9681 rules/marlborough/rules.yaml:1611:15\n9687 rules/marlborough/rules.yaml:1612:15\n9688 rules/marlborough/rules.yaml:1613:19\n9690 rules/marlborough/rules.yaml:1615:19\n9693 rules/marlborough/rules.yaml:1616:19\n9694 rules/marlborough/rules.yaml:1617:19\n9698 rules/marlborough/rules.yaml:1618:7\n9699 rules/marlborough/rules.yaml:1619:7\n9710 rules/marlborough/rules.yaml:1620:11\n9738 rules/marlborough/rules.yaml:1621:11\n9739 rules/marlborough/rules.yaml:1622:15\n9748 rules/marlborough/rules.yaml:1624:15\n9756 rules/marlborough/rules.yaml:1625:15\n9757 rules/marlborough/rules.yaml:1626:19\n9763 rules/marlborough/rules.yaml:1628:19\n9768 rules/marlborough/rules.yaml:1629:19\n9771 rules/marlborough/rules.yaml:1630:19\n9772 rules/marlborough/rules.yaml:1631:19\n9776 rules/marlborough/rules.yaml:1632:23\n9778 rules/marlborough/rules.yaml:1633:23\n9787 rules/marlborough/rules.yaml:1635:23\n9800 rules/marlborough/rules.yaml:1636:23\n9802 rules/marlborough/rules.yaml:1637:23\n9868 rules/marlborough/rules.yaml:1528:7\n9889 rules/marlborough/rules.yaml:1529:7\n9894 rules/marlborough/rules.yaml:1530:11\n9895 rules/marlborough/rules.yaml:1531:7\n9896 rules/marlborough/rules.yaml:1532:7\n9917 rules/marlborough/rules.yaml:1533:7\n9918 rules/marlborough/rules.yaml:1534:11\n9919 rules/marlborough/rules.yaml:1535:11\n9920 rules/marlborough/rules.yaml:1536:15\n9921 rules/marlborough/rules.yaml:1537:11\n9922 rules/marlborough/rules.yaml:1538:7\n9935 rules/marlborough/rules.yaml:1539:7\n9936 rules/marlborough/rules.yaml:1540:11\n9938 rules/marlborough/rules.yaml:1541:7\n9964 rules/marlborough/rules.yaml:2517:1\n9965 rules/marlborough/rules.yaml:2517:1\n9966 rules/marlborough/rules.yaml:2517:1\n9977 rules/marlborough/rules.yaml:2517:1\n9978 rules/marlborough/rules.yaml:2517:1\n9990 rules/marlborough/rules.yaml:2517:1\n10009 rules/marlborough/rules.yaml:2517:1\n10043 rules/marlborough/rules.yaml:2517:1\n10044 rules/marlborough/rules.yaml:2517:1\n10050 rules/marlborough/rules.yaml:2517:1\n10051 rules/marlborough/rules.yaml:2517:1\n10052 rules/marlborough/rules.yaml:2517:1\n10053 rules/marlborough/rules.yaml:2517:1\n10054 rules/marlborough/rules.yaml:2517:1\n10055 rules/marlborough/rules.yaml:2517:1\n10066 rules/marlborough/rules.yaml:2517:1\n10089 rules/marlborough/rules.yaml:2517:1\n10132 rules/marlborough/rules.yaml:2517:1\n10133 rules/marlborough/rules.yaml:2517:1\n10134 rules/marlborough/rules.yaml:2517:1\n10138 rules/marlborough/rules.yaml:2517:1\n10139 rules/marlborough/rules.yaml:2517:1\n10140 rules/marlborough/rules.yaml:2517:1\n10141 rules/marlborough/rules.yaml:2517:1\n10167 rules/marlborough/rules.yaml:1784:7\n10173 rules/marlborough/rules.yaml:1785:7\n10194 rules/marlborough/rules.yaml:1786:7\n10195 rules/marlborough/rules.yaml:1787:11\n10196 rules/marlborough/rules.yaml:1788:11\n10202 rules/marlborough/rules.yaml:1789:15\n10203 rules/marlborough/rules.yaml:1790:7\n10230 rules/marlborough/rules.yaml:1791:11\n10255 rules/marlborough/rules.yaml:1792:7\n10276 rules/marlborough/rules.yaml:1793:11\n10312 rules/marlborough/rules.yaml:2115:7\n10331 rules/marlborough/rules.yaml:2116:7\n10332 rules/marlborough/rules.yaml:2117:11\n10333 rules/marlborough/rules.yaml:2118:11\n10334 rules/marlborough/rules.yaml:2119:7\n10345 rules/marlborough/rules.yaml:2120:7\n10363 rules/marlborough/rules.yaml:2121:7\n10365 rules/marlborough/rules.yaml:2122:7\n10405 rules/marlborough/rules.yaml:1408:7\n10406 rules/marlborough/rules.yaml:1409:11\n10407 rules/marlborough/rules.yaml:1410:7\n10408 rules/marlborough/rules.yaml:1411:7\n10409 rules/marlborough/rules.yaml:1412:7\n10420 rules/marlborough/rules.yaml:1413:11\n10425 rules/marlborough/rules.yaml:1414:15\n10429 rules/marlborough/rules.yaml:1416:15\n10436 rules/marlborough/rules.yaml:1417:11\n10441 rules/marlborough/rules.yaml:1418:15\n10448 rules/marlborough/rules.yaml:1419:11\n10449 rules/marlborough/rules.yaml:1420:15\n10451 rules/marlborough/rules.yaml:1422:15\n10452 rules/marlborough/rules.yaml:1423:11\n10466 rules/marlborough/rules.yaml:2452:7\n10468 rules/marlborough/rules.yaml:2453:7\n10479 rules/marlborough/rules.yaml:2454:7\n10483 rules/marlborough/rules.yaml:2455:7\n10504 rules/marlborough/rules.yaml:2168:7\n10505 rules/marlborough/rules.yaml:2169:7\n10506 rules/marlborough/rules.yaml:2170:11\n10507 rules/marlborough/rules.yaml:2171:7\n10524 rules/marlborough/rules.yaml:2172:7\n10528 rules/marlborough/rules.yaml:2173:7\n10529 rules/marlborough/rules.yaml:2174:7\n10536 rules/marlborough/rules.yaml:2175:11\n10537 rules/marlborough/rules.yaml:2176:7\n10548 rules/marlborough/rules.yaml:2177:7\n10549 rules/marlborough/rules.yaml:2178:11\n10550 rules/marlborough/rules.yaml:2179:7\n10551 rules/marlborough/rules.yaml:2180:7\n10552 rules/marlborough/rules.yaml:2181:7\n10553 rules/marlborough/rules.yaml:2182:7\n10554 rules/marlborough/rules.yaml:2183:7\n10555 rules/marlborough/rules.yaml:2185:15\n10566 rules/marlborough/rules.yaml:2187:15\n10570 rules/marlborough/rules.yaml:2189:15\n10574 rules/marlborough/rules.yaml:2191:15\n10581 rules/marlborough/rules.yaml:2192:15\n10585 rules/marlborough/rules.yaml:2194:15\n10592 rules/marlborough/rules.yaml:2195:15\n10601 rules/marlborough/rules.yaml:2196:15\n10609 rules/marlborough/rules.yaml:2197:19\n10615 rules/marlborough/rules.yaml:2198:19\n10618 rules/marlborough/rules.yaml:2199:15\n10705 rules/marlborough/rules.yaml:2147:7\n10706 rules/marlborough/rules.yaml:2148:7\n10707 rules/marlborough/rules.yaml:2149:7\n10708 rules/marlborough/rules.yaml:2150:11\n10709 rules/marlborough/rules.yaml:2151:11\n10710 rules/marlborough/rules.yaml:2152:7\n10713 rules/marlborough/rules.yaml:2153:7\n10714 rules/marlborough/rules.yaml:2154:7\n10717 rules/marlborough/rules.yaml:2155:7\n10718 rules/marlborough/rules.yaml:2156:7\n10725 rules/marlborough/rules.yaml:2157:7\n10726 rules/marlborough/rules.yaml:2158:11\n10743 rules/marlborough/rules.yaml:2255:7\n10744 rules/marlborough/rules.yaml:2256:7\n10755 rules/marlborough/rules.yaml:2257:11\n10765 rules/marlborough/rules.yaml:2258:11\n10770 rules/marlborough/rules.yaml:2259:11\n10771 rules/marlborough/rules.yaml:2260:15\n10780 rules/marlborough/rules.yaml:2262:15\n10786 rules/marlborough/rules.yaml:2263:15\n10787 rules/marlborough/rules.yaml:2264:19\n10789 rules/marlborough/rules.yaml:2266:19\n10792 rules/marlborough/rules.yaml:2267:19\n10793 rules/marlborough/rules.yaml:2268:19\n10816 rules/marlborough/rules.yaml:1681:7\n10817 rules/marlborough/rules.yaml:1682:7\n10818 rules/marlborough/rules.yaml:1683:7\n10819 rules/marlborough/rules.yaml:1684:7\n10830 rules/marlborough/rules.yaml:1685:11\n10840 rules/marlborough/rules.yaml:1686:11\n10841 rules/marlborough/rules.yaml:1687:11\n10842 rules/marlborough/rules.yaml:1688:11\n10843 rules/marlborough/rules.yaml:1689:15\n10854 rules/marlborough/rules.yaml:1691:15\n10867 rules/marlborough/rules.yaml:1692:15\n10874 rules/marlborough/rules.yaml:1694:15\n10887 rules/marlborough/rules.yaml:1695:15\n10888 rules/marlborough/rules.yaml:1696:19\n10890 rules/marlborough/rules.yaml:1698:19\n10894 rules/marlborough/rules.yaml:1699:7\n10897 rules/marlborough/rules.yaml:1700:7\n10922 rules/marlborough/rules.yaml:2027:7\n10923 rules/marlborough/rules.yaml:2028:7\n10924 rules/marlborough/rules.yaml:2029:7\n10925 rules/marlborough/rules.yaml:2030:7\n10926 rules/marlborough/rules.yaml:2031:7\n10927 rules/marlborough/rules.yaml:2032:7\n10928 rules/marlborough/rules.yaml:2034:15\n10929 rules/marlborough/rules.yaml:2035:19\n10931 rules/marlborough/rules.yaml:2037:19\n10936 rules/marlborough/rules.yaml:2044:15\n10937 rules/marlborough/rules.yaml:2045:15\n10944 rules/marlborough/rules.yaml:2053:15\n10947 rules/marlborough/rules.yaml:2039:15\n10950 rules/marlborough/rules.yaml:2042:19\n10953 rules/marlborough/rules.yaml:2040:19\n10957 rules/marlborough/rules.yaml:2047:15\n10958 rules/marlborough/rules.yaml:2048:15\n10962 rules/marlborough/rules.yaml:2050:15\n10963 rules/marlborough/rules.yaml:2051:15\n10993 rules/marlborough/rules.yaml:2382:7\n10994 rules/marlborough/rules.yaml:2383:7\n10995 rules/marlborough/rules.yaml:2384:7\n11013 rules/marlborough/rules.yaml:2385:7\n11014 rules/marlborough/rules.yaml:2386:11\n11017 rules/marlborough/rules.yaml:2387:7\n11018 rules/marlborough/rules.yaml:2388:7\n11019 rules/marlborough/rules.yaml:2389:7\n11028 rules/marlborough/rules.yaml:2390:7\n11029 rules/marlborough/rules.yaml:2391:7\n11030 rules/marlborough/rules.yaml:2392:7\n11031 rules/marlborough/rules.yaml:2393:11\n11032 rules/marlborough/rules.yaml:2394:11\n11033 rules/marlborough/rules.yaml:2395:7\n11034 rules/marlborough/rules.yaml:2396:11\n11035 rules/marlborough/rules.yaml:2397:7\n11036 rules/marlborough/rules.yaml:2398:7\n11054 rules/marlborough/rules.yaml:2399:7\n11055 rules/marlborough/rules.yaml:2400:11\n11056 rules/marlborough/rules.yaml:2401:15\n11058 rules/marlborough/rules.yaml:2402:11\n11059 rules/marlborough/rules.yaml:2403:7\n11072 rules/marlborough/rules.yaml:2404:7\n11073 rules/marlborough/rules.yaml:2405:11\n11074 rules/marlborough/rules.yaml:2406:7\n11087 rules/marlborough/rules.yaml:2407:7\n11092 rules/marlborough/rules.yaml:2408:11\n11093 rules/marlborough/rules.yaml:2409:11\n11118 rules/marlborough/rules.yaml:2410:11\n11119 rules/marlborough/rules.yaml:2411:11\n11139 rules/marlborough/rules.yaml:2362:7\n11140 rules/marlborough/rules.yaml:2363:7\n11148 rules/marlborough/rules.yaml:2364:11\n11154 rules/marlborough/rules.yaml:2365:11\n11159 rules/marlborough/rules.yaml:2366:15\n11165 rules/marlborough/rules.yaml:2367:15\n11167 rules/marlborough/rules.yaml:2368:7\n11198 rules/marlborough/rules.yaml:2336:7\n11206 rules/marlborough/rules.yaml:2337:7\n11207 rules/marlborough/rules.yaml:2338:11\n11208 rules/marlborough/rules.yaml:2339:11\n11209 rules/marlborough/rules.yaml:2340:7\n11210 rules/marlborough/rules.yaml:2341:7\n11213 rules/marlborough/rules.yaml:2342:7\n11214 rules/marlborough/rules.yaml:2343:7\n11215 rules/marlborough/rules.yaml:2344:11\n11216 rules/marlborough/rules.yaml:2345:7\n11217 rules/marlborough/rules.yaml:2346:7\n11234 rules/marlborough/rules.yaml:2347:11\n11235 rules/marlborough/rules.yaml:2348:11\n11244 rules/marlborough/rules.yaml:2349:15\n11257 rules/marlborough/rules.yaml:2350:15\n11258 rules/marlborough/rules.yaml:2351:15\n11260 rules/marlborough/rules.yaml:2352:15\n11280 rules/marlborough/rules.yaml:2212:7\n11291 rules/marlborough/rules.yaml:2213:11\n11292 rules/marlborough/rules.yaml:2214:11\n11313 rules/marlborough/rules.yaml:2215:15\n11321 rules/marlborough/rules.yaml:2216:15\n11322 rules/marlborough/rules.yaml:2217:19\n11325 rules/marlborough/rules.yaml:2218:19\n11326 rules/marlborough/rules.yaml:2219:19\n11351 rules/marlborough/rules.yaml:976:7\n11360 rules/marlborough/rules.yaml:977:7\n11361 rules/marlborough/rules.yaml:978:11\n11362 rules/marlborough/rules.yaml:979:7\n11365 rules/marlborough/rules.yaml:980:11\n11366 rules/marlborough/rules.yaml:981:11\n11367 rules/marlborough/rules.yaml:982:7\n11368 rules/marlborough/rules.yaml:983:11\n11369 rules/marlborough/rules.yaml:984:15\n11370 rules/marlborough/rules.yaml:985:7\n11377 rules/marlborough/rules.yaml:986:7\n11386 rules/marlborough/rules.yaml:987:7\n11387 rules/marlborough/rules.yaml:988:11\n11388 rules/marlborough/rules.yaml:989:7\n11389 rules/marlborough/rules.yaml:990:7\n11390 rules/marlborough/rules.yaml:991:7\n11391 rules/marlborough/rules.yaml:992:7\n11409 rules/marlborough/rules.yaml:993:7\n11412 rules/marlborough/rules.yaml:994:11\n11417 rules/marlborough/rules.yaml:995:7\n11418 rules/marlborough/rules.yaml:996:11\n11419 rules/marlborough/rules.yaml:997:11\n11420 rules/marlborough/rules.yaml:998:15\n11421 rules/marlborough/rules.yaml:999:11\n11422 rules/marlborough/rules.yaml:1000:7\n11435 rules/marlborough/rules.yaml:1001:7\n11436 rules/marlborough/rules.yaml:1002:11\n11438 rules/marlborough/rules.yaml:1003:7\n11461 rules/marlborough/rules.yaml:2498:3\n11466 rules/marlborough/rules.yaml:2498:3\n11468 rules/marlborough/rules.yaml:2498:3\n11469 rules/marlborough/rules.yaml:2498:3\n11470 rules/marlborough/rules.yaml:2498:3\n11471 rules/marlborough/rules.yaml:2498:3\n11472 rules/marlborough/rules.yaml:2498:3\n11473 rules/marlborough/rules.yaml:2498:3\n11486 rules/marlborough/rules.yaml:2498:3\n11487 rules/marlborough/rules.yaml:2498:3\n11499 rules/marlborough/rules.yaml:2498:3\n11505 rules/marlborough/rules.yaml:2498:3\n11508 rules/marlborough/rules.yaml:2498:3\n11509 rules/marlborough/rules.yaml:2498:3\n11530 rules/marlborough/rules.yaml:2498:3\n11568 rules/marlborough/rules.yaml:2498:3\n11569 rules/marlborough/rules.yaml:2498:3\n11571 rules/marlborough/rules.yaml:2498:3\n11572 rules/marlborough/rules.yaml:2498:3\n11576 rules/marlborough/rules.yaml:2498:3\n11615 rules/marlborough/rules.yaml:1441:7\n11621 rules/marlborough/rules.yaml:1442:7\n11635 rules/marlborough/rules.yaml:1443:7\n11646 rules/marlborough/rules.yaml:1444:7\n11650 rules/marlborough/rules.yaml:1445:11\n11651 rules/marlborough/rules.yaml:1446:11\n11652 rules/marlborough/rules.yaml:1447:7\n11653 rules/marlborough/rules.yaml:1448:7\n11709 rules/marlborough/rules.yaml:1449:7\n11710 rules/marlborough/rules.yaml:1450:11\n11711 rules/marlborough/rules.yaml:1451:7\n11715 rules/marlborough/rules.yaml:1452:11\n11716 rules/marlborough/rules.yaml:1453:7\n11717 rules/marlborough/rules.yaml:1454:11\n11718 rules/marlborough/rules.yaml:1455:7\n11719 rules/marlborough/rules.yaml:1456:11\n11720 rules/marlborough/rules.yaml:1457:15\n11722 rules/marlborough/rules.yaml:1458:11\n11724 rules/marlborough/rules.yaml:1460:11\n11725 rules/marlborough/rules.yaml:1461:7\n11726 rules/marlborough/rules.yaml:1462:11\n11729 rules/marlborough/rules.yaml:1463:15\n11730 rules/marlborough/rules.yaml:1464:19\n11731 rules/marlborough/rules.yaml:1465:15\n11733 rules/marlborough/rules.yaml:1467:15\n11734 rules/marlborough/rules.yaml:1468:7\n11739 rules/marlborough/rules.yaml:1469:11\n11740 rules/marlborough/rules.yaml:1470:11\n11741 rules/marlborough/rules.yaml:1471:11\n11746 rules/marlborough/rules.yaml:1472:15\n11747 rules/marlborough/rules.yaml:1473:15\n11755 rules/marlborough/rules.yaml:1474:19\n11767 rules/marlborough/rules.yaml:1475:19\n11770 rules/marlborough/rules.yaml:1476:7\n11775 rules/marlborough/rules.yaml:1477:11\n11782 rules/marlborough/rules.yaml:1478:7\n11798 rules/marlborough/rules.yaml:1479:7\n11803 rules/marlborough/rules.yaml:1480:11\n11804 rules/marlborough/rules.yaml:1481:7\n11805 rules/marlborough/rules.yaml:1482:7\n11806 rules/marlborough/rules.yaml:1483:11\n11807 rules/marlborough/rules.yaml:1484:7\n11824 rules/marlborough/rules.yaml:1485:7\n11829 rules/marlborough/rules.yaml:1486:11\n11830 rules/marlborough/rules.yaml:1487:11\n11831 rules/marlborough/rules.yaml:1488:15\n11850 rules/marlborough/rules.yaml:1489:11\n11856 rules/marlborough/rules.yaml:1490:11\n11893 rules/marlborough/rules.yaml:1321:7\n11918 rules/marlborough/rules.yaml:1322:7\n11919 rules/marlborough/rules.yaml:1323:7\n11920 rules/marlborough/rules.yaml:1324:11\n11948 rules/marlborough/rules.yaml:1325:7\n11965 rules/marlborough/rules.yaml:1326:7\n11966 rules/marlborough/rules.yaml:1327:11\n11967 rules/marlborough/rules.yaml:1328:11\n11968 rules/marlborough/rules.yaml:1329:11\n11969 rules/marlborough/rules.yaml:1330:7\n11970 rules/marlborough/rules.yaml:1331:7\n11971 rules/marlborough/rules.yaml:1332:7\n11972 rules/marlborough/rules.yaml:1333:7\n11992 rules/marlborough/rules.yaml:1334:7\n12014 rules/marlborough/rules.yaml:1335:7\n12015 rules/marlborough/rules.yaml:1336:11\n12016 rules/marlborough/rules.yaml:1337:11\n12017 rules/marlborough/rules.yaml:1338:7\n12026 rules/marlborough/rules.yaml:1339:11\n12032 rules/marlborough/rules.yaml:1340:11\n12034 rules/marlborough/rules.yaml:1341:7\n12045 rules/marlborough/rules.yaml:1342:7\n12046 rules/marlborough/rules.yaml:1343:7\n12051 rules/marlborough/rules.yaml:1344:11\n12052 rules/marlborough/rules.yaml:1345:11\n12062 rules/marlborough/rules.yaml:1346:15\n12092 rules/marlborough/rules.yaml:1347:11\n12093 rules/marlborough/rules.yaml:1348:15\n12094 rules/marlborough/rules.yaml:1349:15\n12096 rules/marlborough/rules.yaml:1351:15\n12097 rules/marlborough/rules.yaml:1352:15\n12100 rules/marlborough/rules.yaml:1353:7\n12101 rules/marlborough/rules.yaml:1354:7\n12109 rules/marlborough/rules.yaml:1355:11\n12124 rules/marlborough/rules.yaml:1356:7\n12125 rules/marlborough/rules.yaml:1357:11\n12126 rules/marlborough/rules.yaml:1358:7\n12127 rules/marlborough/rules.yaml:1359:7\n12128 rules/marlborough/rules.yaml:1360:11\n12129 rules/marlborough/rules.yaml:1361:15\n12131 rules/marlborough/rules.yaml:1362:15\n12132 rules/marlborough/rules.yaml:1363:11\n12134 rules/marlborough/rules.yaml:1365:11\n12135 rules/marlborough/rules.yaml:1366:7\n12140 rules/marlborough/rules.yaml:1367:11\n12141 rules/marlborough/rules.yaml:1368:11\n12142 rules/marlborough/rules.yaml:1369:11\n12147 rules/marlborough/rules.yaml:1370:15\n12148 rules/marlborough/rules.yaml:1371:15\n12156 rules/marlborough/rules.yaml:1372:19\n12168 rules/marlborough/rules.yaml:1373:19\n12171 rules/marlborough/rules.yaml:1374:7\n12181 rules/marlborough/rules.yaml:1375:7\n12182 rules/marlborough/rules.yaml:1376:11\n12183 rules/marlborough/rules.yaml:1377:7\n12184 rules/marlborough/rules.yaml:1378:7\n12185 rules/marlborough/rules.yaml:1379:11\n12186 rules/marlborough/rules.yaml:1380:7\n12203 rules/marlborough/rules.yaml:1381:7\n12208 rules/marlborough/rules.yaml:1382:11\n12209 rules/marlborough/rules.yaml:1383:11\n12217 rules/marlborough/rules.yaml:1384:15\n12230 rules/marlborough/rules.yaml:1385:15\n12231 rules/marlborough/rules.yaml:1386:15\n12232 rules/marlborough/rules.yaml:1387:19\n12233 rules/marlborough/rules.yaml:1388:19\n12236 rules/marlborough/rules.yaml:1389:11\n12245 rules/marlborough/rules.yaml:1390:11\n12246 rules/marlborough/rules.yaml:1391:15\n12249 rules/marlborough/rules.yaml:1392:11\n12250 rules/marlborough/rules.yaml:1393:15\n12251 rules/marlborough/rules.yaml:1394:11\n12252 rules/marlborough/rules.yaml:1395:11\n12259 rules/marlborough/rules.yaml:1396:11\n12260 rules/marlborough/rules.yaml:1397:11\n12261 rules/marlborough/rules.yaml:1398:15\n12262 rules/marlborough/rules.yaml:1399:11\n12310 rules/marlborough/rules.yaml:1981:7\n12326 rules/marlborough/rules.yaml:1982:11\n12327 rules/marlborough/rules.yaml:1983:11\n12328 rules/marlborough/rules.yaml:1984:11\n12340 rules/marlborough/rules.yaml:1985:15\n12345 rules/marlborough/rules.yaml:1987:15\n12368 rules/marlborough/flow.yaml:11:7\n12382 rules/marlborough/flow.yaml:12:11\n12414 rules/marlborough/rules.yaml:941:7\n12415 rules/marlborough/rules.yaml:942:7\n12416 rules/marlborough/rules.yaml:943:7\n12426 rules/marlborough/rules.yaml:944:11\n12434 rules/marlborough/rules.yaml:945:11\n12435 rules/marlborough/rules.yaml:946:15\n12436 rules/marlborough/rules.yaml:947:15\n12439 rules/marlborough/rules.yaml:948:7\n12450 rules/marlborough/rules.yaml:949:11\n12451 rules/marlborough/rules.yaml:950:11\n12469 rules/marlborough/rules.yaml:951:11\n12470 rules/marlborough/rules.yaml:952:11\n12471 rules/marlborough/rules.yaml:953:11\n12475 rules/marlborough/rules.yaml:954:7\n12476 rules/marlborough/rules.yaml:955:11\n12489 rules/marlborough/rules.yaml:1549:7\n12490 rules/marlborough/rules.yaml:1550:7\n12495 rules/marlborough/rules.yaml:1551:11\n12502 rules/marlborough/rules.yaml:1552:11\n12505 rules/marlborough/rules.yaml:1553:7\n12508 rules/marlborough/rules.yaml:1554:7\n12509 rules/marlborough/rules.yaml:1555:7\n12510 rules/marlborough/rules.yaml:1556:11\n12512 rules/marlborough/rules.yaml:1558:11\n12536 rules/marlborough/rules.yaml:1999:7\n12537 rules/marlborough/rules.yaml:2000:7\n12548 rules/marlborough/rules.yaml:2001:11\n12549 rules/marlborough/rules.yaml:2002:11\n12568 rules/marlborough/rules.yaml:2003:15\n12569 rules/marlborough/rules.yaml:2004:15\n12585 rules/marlborough/rules.yaml:2005:15\n12611 rules/marlborough/rules.yaml:2006:15\n12612 rules/marlborough/rules.yaml:2007:15\n12621 rules/marlborough/rules.yaml:2008:19\n12648 rules/marlborough/rules.yaml:2009:19\n12649 rules/marlborough/rules.yaml:2010:23\n12652 rules/marlborough/rules.yaml:2011:23\n12653 rules/marlborough/rules.yaml:2012:23\n12654 rules/marlborough/rules.yaml:2013:19\n12655 rules/marlborough/rules.yaml:2014:23\n12656 rules/marlborough/rules.yaml:2015:23\n12657 rules/marlborough/rules.yaml:2016:23\n12685 rules/marlborough/rules.yaml:1647:7\n12689 rules/marlborough/rules.yaml:1648:7\n12703 rules/marlborough/rules.yaml:1649:11\n12710 rules/marlborough/rules.yaml:1650:11\n12715 rules/marlborough/rules.yaml:1651:7\n12729 rules/marlborough/rules.yaml:1652:11\n12743 rules/marlborough/flow.yaml:104:7\n12748 rules/marlborough/flow.yaml:105:11\n12767 rules/marlborough/flow.yaml:50:7\n12774 rules/marlborough/flow.yaml:51:11\n12788 rules/marlborough/flow.yaml:52:15\n12806 rules/marlborough/flow.yaml:67:7\n12813 rules/marlborough/flow.yaml:68:11\n12827 rules/marlborough/flow.yaml:69:15\n12841 rules/marlborough/flow.yaml:85:7\n12860 rules/marlborough/flow.yaml:61:7\n12867 rules/marlborough/flow.yaml:62:11\n12881 rules/marlborough/flow.yaml:63:15\n12899 rules/marlborough/flow.yaml:89:7\n12913 rules/marlborough/flow.yaml:90:11\n12927 rules/marlborough/flow.yaml:45:7\n12932 rules/marlborough/flow.yaml:46:11\n12951 rules/marlborough/flow.yaml:79:7\n12956 rules/marlborough/flow.yaml:80:11\n12970 rules/marlborough/flow.yaml:81:15\n12984 rules/marlborough/flow.yaml:56:7\n12989 rules/marlborough/flow.yaml:57:11\n13007 rules/marlborough/rules.yaml:1043:7\n13013 rules/marlborough/rules.yaml:1044:7\n13014 rules/marlborough/rules.yaml:1045:11\n13015 rules/marlborough/rules.yaml:1046:7\n13026 rules/marlborough/rules.yaml:1047:7\n13027 rules/marlborough/rules.yaml:1048:7\n13040 rules/marlborough/rules.yaml:2095:7\n13045 rules/marlborough/rules.yaml:2096:7\n13046 rules/marlborough/rules.yaml:2097:11\n13047 rules/marlborough/rules.yaml:2098:11\n13048 rules/marlborough/rules.yaml:2099:7\n13049 rules/marlborough/rules.yaml:2100:7\n13056 rules/marlborough/rules.yaml:2101:7"
+_ORIGINS = "1238 rules/marlborough/rules.yaml:482:7\n1253 rules/marlborough/rules.yaml:247:7\n1259 rules/marlborough/rules.yaml:248:7\n1268 rules/marlborough/rules.yaml:249:7\n1291 rules/marlborough/rules.yaml:137:7\n1292 rules/marlborough/rules.yaml:138:7\n1293 rules/marlborough/rules.yaml:139:11\n1294 rules/marlborough/rules.yaml:140:11\n1295 rules/marlborough/rules.yaml:141:15\n1296 rules/marlborough/rules.yaml:142:7\n1317 rules/marlborough/rules.yaml:351:7\n1332 rules/marlborough/rules.yaml:694:7\n1341 rules/marlborough/rules.yaml:695:7\n1346 rules/marlborough/rules.yaml:696:7\n1347 rules/marlborough/rules.yaml:697:7\n1348 rules/marlborough/rules.yaml:698:7\n1353 rules/marlborough/rules.yaml:699:11\n1354 rules/marlborough/rules.yaml:700:11\n1360 rules/marlborough/rules.yaml:701:11\n1361 rules/marlborough/rules.yaml:702:11\n1362 rules/marlborough/rules.yaml:703:11\n1363 rules/marlborough/rules.yaml:704:7\n1367 rules/marlborough/rules.yaml:2517:1\n1372 rules/marlborough/rules.yaml:2517:1\n1377 rules/marlborough/rules.yaml:2517:1\n1384 rules/marlborough/rules.yaml:2517:1\n1394 rules/marlborough/rules.yaml:2517:1\n1404 rules/marlborough/rules.yaml:2517:1\n1414 rules/marlborough/rules.yaml:2517:1\n1424 rules/marlborough/rules.yaml:2517:1\n1435 rules/marlborough/rules.yaml:2517:1\n1444 rules/marlborough/rules.yaml:2517:1\n1449 rules/marlborough/rules.yaml:2517:1\n1454 rules/marlborough/rules.yaml:224:7\n1455 rules/marlborough/rules.yaml:225:11\n1456 rules/marlborough/rules.yaml:226:7\n1457 rules/marlborough/rules.yaml:227:7\n1467 rules/marlborough/rules.yaml:228:7\n1468 rules/marlborough/rules.yaml:229:7\n1471 rules/marlborough/rules.yaml:230:7\n1472 rules/marlborough/rules.yaml:231:11\n1480 rules/marlborough/rules.yaml:232:11\n1481 rules/marlborough/rules.yaml:233:7\n1486 rules/marlborough/rules.yaml:234:7\n1503 rules/marlborough/rules.yaml:661:7\n1504 rules/marlborough/rules.yaml:662:7\n1509 rules/marlborough/rules.yaml:663:11\n1511 rules/marlborough/rules.yaml:665:11\n1512 rules/marlborough/rules.yaml:666:7\n1513 rules/marlborough/rules.yaml:667:7\n1522 rules/marlborough/rules.yaml:668:11\n1523 rules/marlborough/rules.yaml:669:7\n1528 rules/marlborough/rules.yaml:670:7\n1536 rules/marlborough/rules.yaml:671:11\n1537 rules/marlborough/rules.yaml:672:7\n1540 rules/marlborough/rules.yaml:673:11\n1546 rules/marlborough/rules.yaml:674:7\n1555 rules/marlborough/rules.yaml:675:11\n1556 rules/marlborough/rules.yaml:676:7\n1565 rules/marlborough/rules.yaml:677:11\n1566 rules/marlborough/rules.yaml:678:7\n1575 rules/marlborough/rules.yaml:679:11\n1576 rules/marlborough/rules.yaml:680:7\n1585 rules/marlborough/rules.yaml:681:11\n1586 rules/marlborough/rules.yaml:682:7\n1591 rules/marlborough/rules.yaml:643:7\n1604 rules/marlborough/rules.yaml:821:7\n1609 rules/marlborough/rules.yaml:822:7\n1618 rules/marlborough/rules.yaml:182:7\n1619 rules/marlborough/rules.yaml:183:7\n1620 rules/marlborough/rules.yaml:184:11\n1621 rules/marlborough/rules.yaml:185:7\n1622 rules/marlborough/rules.yaml:186:11\n1623 rules/marlborough/rules.yaml:187:7\n1627 rules/marlborough/rules.yaml:65:7\n1636 rules/marlborough/rules.yaml:66:7\n1645 rules/marlborough/rules.yaml:461:7\n1653 rules/marlborough/rules.yaml:462:7\n1654 rules/marlborough/rules.yaml:463:11\n1655 rules/marlborough/rules.yaml:464:7\n1666 rules/marlborough/rules.yaml:465:7\n1671 rules/marlborough/rules.yaml:466:7\n1672 rules/marlborough/rules.yaml:467:11\n1673 rules/marlborough/rules.yaml:468:7\n1674 rules/marlborough/rules.yaml:469:11\n1675 rules/marlborough/rules.yaml:470:7\n1684 rules/marlborough/rules.yaml:471:7\n1692 rules/marlborough/rules.yaml:472:7\n1693 rules/marlborough/rules.yaml:473:11\n1694 rules/marlborough/rules.yaml:474:7\n1708 rules/marlborough/rules.yaml:158:7\n1716 rules/marlborough/rules.yaml:101:7\n1723 rules/marlborough/rules.yaml:91:7\n1738 rules/marlborough/rules.yaml:610:7\n1743 rules/marlborough/rules.yaml:166:7\n1744 rules/marlborough/rules.yaml:167:7\n1745 rules/marlborough/rules.yaml:168:11\n1746 rules/marlborough/rules.yaml:169:11\n1747 rules/marlborough/rules.yaml:170:15\n1748 rules/marlborough/rules.yaml:171:7\n1764 rules/marlborough/rules.yaml:716:7\n1765 rules/marlborough/rules.yaml:717:7\n1766 rules/marlborough/rules.yaml:718:11\n1767 rules/marlborough/rules.yaml:719:7\n1774 rules/marlborough/rules.yaml:301:7\n1775 rules/marlborough/rules.yaml:302:7\n1778 rules/marlborough/rules.yaml:303:11\n1779 rules/marlborough/rules.yaml:304:7\n1780 rules/marlborough/rules.yaml:305:11\n1781 rules/marlborough/rules.yaml:306:7\n1789 rules/marlborough/rules.yaml:307:7\n1790 rules/marlborough/rules.yaml:308:7\n1796 rules/marlborough/rules.yaml:309:11\n1797 rules/marlborough/rules.yaml:310:7\n1798 rules/marlborough/rules.yaml:311:11\n1806 rules/marlborough/rules.yaml:312:11\n1812 rules/marlborough/rules.yaml:313:7\n1817 rules/marlborough/rules.yaml:364:7\n1822 rules/marlborough/rules.yaml:365:7\n1823 rules/marlborough/rules.yaml:366:7\n1826 rules/marlborough/rules.yaml:367:11\n1827 rules/marlborough/rules.yaml:368:7\n1833 rules/marlborough/rules.yaml:109:7\n1840 rules/marlborough/rules.yaml:110:11\n1841 rules/marlborough/rules.yaml:111:7\n1842 rules/marlborough/rules.yaml:112:7\n1843 rules/marlborough/rules.yaml:113:11\n1844 rules/marlborough/rules.yaml:114:7\n1848 rules/marlborough/rules.yaml:339:7\n1855 rules/marlborough/rules.yaml:36:7\n1856 rules/marlborough/rules.yaml:37:11\n1857 rules/marlborough/rules.yaml:38:7\n1871 rules/marlborough/rules.yaml:77:7\n1872 rules/marlborough/rules.yaml:78:11\n1873 rules/marlborough/rules.yaml:79:7\n1874 rules/marlborough/rules.yaml:80:7\n1875 rules/marlborough/rules.yaml:81:11\n1895 rules/marlborough/rules.yaml:82:15\n1896 rules/marlborough/rules.yaml:83:7\n1900 rules/marlborough/rules.yaml:624:7\n1905 rules/marlborough/rules.yaml:435:7\n1929 rules/marlborough/rules.yaml:394:7\n1930 rules/marlborough/rules.yaml:395:11\n1931 rules/marlborough/rules.yaml:396:7\n1932 rules/marlborough/rules.yaml:397:11\n1933 rules/marlborough/rules.yaml:398:7\n1934 rules/marlborough/rules.yaml:399:11\n1935 rules/marlborough/rules.yaml:400:7\n1936 rules/marlborough/rules.yaml:401:11\n1937 rules/marlborough/rules.yaml:402:7\n1941 rules/marlborough/rules.yaml:631:7\n1953 rules/marlborough/rules.yaml:500:7\n1962 rules/marlborough/rules.yaml:501:7\n1974 rules/marlborough/rules.yaml:502:7\n1975 rules/marlborough/rules.yaml:503:7\n1980 rules/marlborough/rules.yaml:504:11\n1993 rules/marlborough/rules.yaml:505:15\n1994 rules/marlborough/rules.yaml:506:15\n1999 rules/marlborough/rules.yaml:507:19\n2000 rules/marlborough/rules.yaml:508:15\n2001 rules/marlborough/rules.yaml:509:19\n2006 rules/marlborough/rules.yaml:510:23\n2010 rules/marlborough/rules.yaml:511:7\n2011 rules/marlborough/rules.yaml:512:7\n2017 rules/marlborough/rules.yaml:513:7\n2033 rules/marlborough/rules.yaml:572:7\n2049 rules/marlborough/rules.yaml:573:7\n2050 rules/marlborough/rules.yaml:574:11\n2051 rules/marlborough/rules.yaml:575:7\n2063 rules/marlborough/rules.yaml:576:7\n2072 rules/marlborough/rules.yaml:577:7\n2073 rules/marlborough/rules.yaml:578:7\n2074 rules/marlborough/rules.yaml:579:11\n2075 rules/marlborough/rules.yaml:580:15\n2076 rules/marlborough/rules.yaml:581:19\n2078 rules/marlborough/rules.yaml:583:19\n2104 rules/marlborough/rules.yaml:584:19\n2110 rules/marlborough/rules.yaml:585:23\n2111 rules/marlborough/rules.yaml:586:7\n2116 rules/marlborough/rules.yaml:541:7\n2122 rules/marlborough/rules.yaml:542:7\n2159 rules/marlborough/rules.yaml:122:7\n2160 rules/marlborough/rules.yaml:123:11\n2161 rules/marlborough/rules.yaml:124:7\n2162 rules/marlborough/rules.yaml:125:7\n2163 rules/marlborough/rules.yaml:126:11\n2164 rules/marlborough/rules.yaml:127:7\n2168 rules/marlborough/rules.yaml:24:7\n2177 rules/marlborough/rules.yaml:150:7\n2178 rules/marlborough/rules.yaml:151:7\n2184 rules/marlborough/rules.yaml:416:7\n2185 rules/marlborough/rules.yaml:417:7\n2191 rules/marlborough/rules.yaml:418:11\n2195 rules/marlborough/rules.yaml:419:15\n2201 rules/marlborough/rules.yaml:420:15\n2202 rules/marlborough/rules.yaml:421:19\n2211 rules/marlborough/rules.yaml:422:23\n2212 rules/marlborough/rules.yaml:423:7\n2217 rules/marlborough/rules.yaml:604:7\n2226 rules/marlborough/rules.yaml:323:7\n2227 rules/marlborough/rules.yaml:324:7\n2228 rules/marlborough/rules.yaml:325:11\n2229 rules/marlborough/rules.yaml:326:7\n2232 rules/marlborough/rules.yaml:327:11\n2233 rules/marlborough/rules.yaml:328:7\n2237 rules/marlborough/rules.yaml:329:11\n2238 rules/marlborough/rules.yaml:330:7\n2245 rules/marlborough/rules.yaml:807:7\n2250 rules/marlborough/rules.yaml:808:7\n2275 rules/marlborough/rules.yaml:809:7\n2293 rules/marlborough/rules.yaml:810:7\n2312 rules/marlborough/rules.yaml:746:7\n2313 rules/marlborough/rules.yaml:747:11\n2314 rules/marlborough/rules.yaml:748:7\n2315 rules/marlborough/rules.yaml:749:11\n2316 rules/marlborough/rules.yaml:750:7\n2321 rules/marlborough/rules.yaml:764:7\n2326 rules/marlborough/rules.yaml:765:7\n2331 rules/marlborough/rules.yaml:766:7\n2341 rules/marlborough/rules.yaml:777:7\n2346 rules/marlborough/rules.yaml:778:11\n2347 rules/marlborough/rules.yaml:779:7\n2348 rules/marlborough/rules.yaml:780:7\n2349 rules/marlborough/rules.yaml:781:11\n2350 rules/marlborough/rules.yaml:782:11\n2354 rules/marlborough/rules.yaml:783:15\n2355 rules/marlborough/rules.yaml:784:15\n2356 rules/marlborough/rules.yaml:785:19\n2357 rules/marlborough/rules.yaml:786:7\n2362 rules/marlborough/rules.yaml:524:7\n2371 rules/marlborough/rules.yaml:525:7\n2372 rules/marlborough/rules.yaml:526:7\n2388 rules/marlborough/rules.yaml:527:7\n2397 rules/marlborough/rules.yaml:528:7\n2409 rules/marlborough/rules.yaml:529:7\n2422 rules/marlborough/rules.yaml:530:7\n2433 rules/marlborough/rules.yaml:47:7\n2434 rules/marlborough/rules.yaml:48:11\n2435 rules/marlborough/rules.yaml:49:7\n2440 rules/marlborough/rules.yaml:271:7\n2445 rules/marlborough/rules.yaml:272:7\n2460 rules/marlborough/rules.yaml:554:7\n2466 rules/marlborough/rules.yaml:555:7\n2467 rules/marlborough/rules.yaml:556:7\n2468 rules/marlborough/rules.yaml:557:7\n2469 rules/marlborough/rules.yaml:558:7\n2488 rules/marlborough/rules.yaml:284:7\n2489 rules/marlborough/rules.yaml:285:7\n2496 rules/marlborough/rules.yaml:286:11\n2497 rules/marlborough/rules.yaml:287:7\n2498 rules/marlborough/rules.yaml:288:11\n2499 rules/marlborough/rules.yaml:289:7\n2504 rules/marlborough/rules.yaml:271:7\n2509 rules/marlborough/rules.yaml:272:7\n2521 rules/marlborough/rules.yaml:730:7\n2522 rules/marlborough/rules.yaml:731:11\n2523 rules/marlborough/rules.yaml:732:7\n2524 rules/marlborough/rules.yaml:733:11\n2525 rules/marlborough/rules.yaml:734:7\n2526 rules/marlborough/rules.yaml:735:11\n2527 rules/marlborough/rules.yaml:736:7\n2531 rules/marlborough/rules.yaml:259:7\n2534 rules/marlborough/rules.yaml:260:11\n2535 rules/marlborough/rules.yaml:261:7\n2536 rules/marlborough/rules.yaml:262:11\n2537 rules/marlborough/rules.yaml:263:7\n2541 rules/marlborough/rules.yaml:57:7\n2548 rules/marlborough/rules.yaml:381:7\n2549 rules/marlborough/rules.yaml:382:11\n2550 rules/marlborough/rules.yaml:383:7\n2554 rules/marlborough/rules.yaml:448:7\n2560 rules/marlborough/rules.yaml:449:7\n2565 rules/marlborough/rules.yaml:594:7\n2570 rules/marlborough/rules.yaml:595:7\n2571 rules/marlborough/rules.yaml:596:7\n2579 rules/marlborough/rules.yaml:651:7\n2586 rules/marlborough/rules.yaml:2458:3\n2593 rules/marlborough/rules.yaml:2458:3\n2608 rules/marlborough/rules.yaml:2479:3\n2615 rules/marlborough/rules.yaml:2479:3\n2623 rules/marlborough/rules.yaml:2498:3\n2628 rules/marlborough/rules.yaml:2498:3\n2638 rules/marlborough/rules.yaml:794:7\n2646 rules/marlborough/rules.yaml:200:7\n2652 rules/marlborough/rules.yaml:201:7\n2653 rules/marlborough/rules.yaml:202:7\n2654 rules/marlborough/rules.yaml:203:7\n2655 rules/marlborough/rules.yaml:204:11\n2656 rules/marlborough/rules.yaml:205:11\n2666 rules/marlborough/rules.yaml:206:15\n2670 rules/marlborough/rules.yaml:207:19\n2703 rules/marlborough/rules.yaml:209:19\n2720 rules/marlborough/rules.yaml:210:7\n2724 rules/marlborough/cards.yaml:383:14\n2728 rules/marlborough/cards.yaml:391:14\n2732 rules/marlborough/cards.yaml:15:14\n2736 rules/marlborough/cards.yaml:23:14\n2740 rules/marlborough/cards.yaml:31:14\n2744 rules/marlborough/cards.yaml:39:14\n2748 rules/marlborough/cards.yaml:47:14\n2752 rules/marlborough/cards.yaml:55:14\n2756 rules/marlborough/cards.yaml:63:14\n2760 rules/marlborough/cards.yaml:71:14\n2764 rules/marlborough/cards.yaml:79:14\n2768 rules/marlborough/cards.yaml:87:14\n2772 rules/marlborough/cards.yaml:95:14\n2776 rules/marlborough/cards.yaml:103:14\n2780 rules/marlborough/cards.yaml:111:14\n2784 rules/marlborough/cards.yaml:119:14\n2788 rules/marlborough/cards.yaml:127:14\n2792 rules/marlborough/cards.yaml:199:14\n2796 rules/marlborough/cards.yaml:135:14\n2800 rules/marlborough/cards.yaml:143:14\n2804 rules/marlborough/cards.yaml:151:14\n2808 rules/marlborough/cards.yaml:159:14\n2812 rules/marlborough/cards.yaml:167:14\n2816 rules/marlborough/cards.yaml:175:14\n2820 rules/marlborough/cards.yaml:183:14\n2824 rules/marlborough/cards.yaml:191:14\n2828 rules/marlborough/cards.yaml:271:14\n2832 rules/marlborough/cards.yaml:279:14\n2836 rules/marlborough/cards.yaml:287:14\n2840 rules/marlborough/cards.yaml:295:14\n2844 rules/marlborough/cards.yaml:303:14\n2848 rules/marlborough/cards.yaml:311:14\n2852 rules/marlborough/cards.yaml:319:14\n2856 rules/marlborough/cards.yaml:327:14\n2860 rules/marlborough/cards.yaml:335:14\n2864 rules/marlborough/cards.yaml:343:14\n2868 rules/marlborough/cards.yaml:351:14\n2872 rules/marlborough/cards.yaml:359:14\n2876 rules/marlborough/cards.yaml:367:14\n2880 rules/marlborough/cards.yaml:375:14\n2884 rules/marlborough/cards.yaml:207:14\n2888 rules/marlborough/cards.yaml:215:14\n2892 rules/marlborough/cards.yaml:223:14\n2896 rules/marlborough/cards.yaml:231:14\n2900 rules/marlborough/cards.yaml:239:14\n2904 rules/marlborough/cards.yaml:247:14\n2908 rules/marlborough/cards.yaml:255:14\n2912 rules/marlborough/cards.yaml:263:14\n2916 rules/marlborough/rules.yaml:2584:9\n2920 rules/marlborough/rules.yaml:2556:9\n2932 rules/marlborough/rules.yaml:2599:9\n2933 rules/marlborough/rules.yaml:2600:9\n2934 rules/marlborough/rules.yaml:2601:9\n2941 rules/marlborough/rules.yaml:2563:9\n2942 rules/marlborough/rules.yaml:2564:9\n2943 rules/marlborough/rules.yaml:2565:9\n2949 rules/marlborough/rules.yaml:2572:9\n2955 rules/marlborough/rules.yaml:2573:9\n2956 rules/marlborough/rules.yaml:2574:9\n2957 rules/marlborough/rules.yaml:2575:13\n2959 rules/marlborough/rules.yaml:2576:13\n2962 rules/marlborough/rules.yaml:2578:13\n2967 rules/marlborough/rules.yaml:2590:9\n2969 rules/marlborough/rules.yaml:2591:9\n2971 rules/marlborough/rules.yaml:2592:9\n2976 rules/marlborough/rules.yaml:2546:9\n2979 rules/marlborough/rules.yaml:2547:9\n2985 rules/marlborough/rules.yaml:962:7\n2989 rules/marlborough/rules.yaml:963:11\n2990 rules/marlborough/rules.yaml:964:11\n2996 rules/marlborough/rules.yaml:1660:7\n2997 rules/marlborough/rules.yaml:1661:7\n2999 rules/marlborough/rules.yaml:1662:7\n3001 rules/marlborough/rules.yaml:1663:7\n3002 rules/marlborough/rules.yaml:1664:7\n3024 rules/marlborough/rules.yaml:1665:11\n3037 rules/marlborough/rules.yaml:1666:15\n3039 rules/marlborough/rules.yaml:1667:15\n3041 rules/marlborough/rules.yaml:1668:15\n3046 rules/marlborough/rules.yaml:908:7\n3050 rules/marlborough/rules.yaml:909:11\n3051 rules/marlborough/rules.yaml:910:11\n3052 rules/marlborough/rules.yaml:911:15\n3058 rules/marlborough/rules.yaml:912:15\n3060 rules/marlborough/rules.yaml:913:15\n3061 rules/marlborough/rules.yaml:914:15\n3063 rules/marlborough/rules.yaml:915:15\n3064 rules/marlborough/rules.yaml:916:11\n3066 rules/marlborough/rules.yaml:917:7\n3067 rules/marlborough/rules.yaml:918:7\n3069 rules/marlborough/rules.yaml:919:7\n3072 rules/marlborough/rules.yaml:920:11\n3073 rules/marlborough/rules.yaml:921:7\n3075 rules/marlborough/rules.yaml:922:7\n3076 rules/marlborough/rules.yaml:923:7\n3098 rules/marlborough/rules.yaml:924:11\n3111 rules/marlborough/rules.yaml:925:15\n3113 rules/marlborough/rules.yaml:926:15\n3115 rules/marlborough/rules.yaml:927:15\n3119 rules/marlborough/flow.yaml:110:7\n3120 rules/marlborough/flow.yaml:111:11\n3121 rules/marlborough/flow.yaml:112:7\n3127 rules/marlborough/rules.yaml:2064:7\n3128 rules/marlborough/rules.yaml:2065:11\n3130 rules/marlborough/rules.yaml:2067:11\n3132 rules/marlborough/rules.yaml:2069:11\n3133 rules/marlborough/rules.yaml:2070:11\n3136 rules/marlborough/rules.yaml:2071:11\n3142 rules/marlborough/rules.yaml:1293:7\n3148 rules/marlborough/rules.yaml:1294:11\n3149 rules/marlborough/rules.yaml:1295:15\n3158 rules/marlborough/rules.yaml:1296:15\n3171 rules/marlborough/rules.yaml:1297:15\n3172 rules/marlborough/rules.yaml:1298:15\n3183 rules/marlborough/rules.yaml:1299:15\n3184 rules/marlborough/rules.yaml:1300:19\n3185 rules/marlborough/rules.yaml:1301:19\n3191 rules/marlborough/rules.yaml:856:7\n3192 rules/marlborough/rules.yaml:857:7\n3197 rules/marlborough/rules.yaml:858:11\n3209 rules/marlborough/rules.yaml:859:11\n3216 rules/marlborough/rules.yaml:860:11\n3217 rules/marlborough/rules.yaml:861:7\n3218 rules/marlborough/rules.yaml:862:7\n3223 rules/marlborough/rules.yaml:2231:7\n3224 rules/marlborough/rules.yaml:2232:7\n3225 rules/marlborough/rules.yaml:2233:11\n3231 rules/marlborough/rules.yaml:2234:11\n3232 rules/marlborough/rules.yaml:2235:11\n3233 rules/marlborough/rules.yaml:2236:11\n3244 rules/marlborough/rules.yaml:2237:11\n3255 rules/marlborough/rules.yaml:2238:11\n3257 rules/marlborough/rules.yaml:2239:11\n3258 rules/marlborough/rules.yaml:2240:15\n3260 rules/marlborough/rules.yaml:2242:15\n3264 rules/marlborough/rules.yaml:1731:7\n3265 rules/marlborough/rules.yaml:1732:7\n3270 rules/marlborough/rules.yaml:1733:11\n3275 rules/marlborough/rules.yaml:1967:7\n3276 rules/marlborough/rules.yaml:1968:11\n3280 rules/marlborough/flow.yaml:16:7\n3281 rules/marlborough/flow.yaml:17:11\n3282 rules/marlborough/flow.yaml:18:15\n3285 rules/marlborough/flow.yaml:19:19\n3286 rules/marlborough/flow.yaml:20:19\n3292 rules/marlborough/rules.yaml:895:7\n3293 rules/marlborough/rules.yaml:896:11\n3296 rules/marlborough/rules.yaml:898:11\n3298 rules/marlborough/rules.yaml:899:7\n3300 rules/marlborough/rules.yaml:900:7\n3301 rules/marlborough/rules.yaml:901:11\n3306 rules/marlborough/rules.yaml:869:7\n3307 rules/marlborough/rules.yaml:870:7\n3317 rules/marlborough/rules.yaml:2081:7\n3318 rules/marlborough/rules.yaml:2082:7\n3321 rules/marlborough/rules.yaml:2083:7\n3327 rules/marlborough/flow.yaml:94:7\n3332 rules/marlborough/flow.yaml:95:7\n3337 rules/marlborough/flow.yaml:96:7\n3339 rules/marlborough/flow.yaml:97:7\n3340 rules/marlborough/flow.yaml:98:11\n3342 rules/marlborough/flow.yaml:100:11\n3346 rules/marlborough/flow.yaml:73:7\n3347 rules/marlborough/flow.yaml:74:11\n3348 rules/marlborough/flow.yaml:75:15\n3353 rules/marlborough/flow.yaml:25:7\n3354 rules/marlborough/flow.yaml:26:11\n3359 rules/marlborough/flow.yaml:27:11\n3362 rules/marlborough/flow.yaml:29:11\n3363 rules/marlborough/flow.yaml:30:11\n3364 rules/marlborough/flow.yaml:31:15\n3365 rules/marlborough/flow.yaml:32:11\n3366 rules/marlborough/flow.yaml:33:15\n3367 rules/marlborough/flow.yaml:34:15\n3368 rules/marlborough/flow.yaml:35:15\n3373 rules/marlborough/flow.yaml:36:19\n3374 rules/marlborough/flow.yaml:37:19\n3375 rules/marlborough/flow.yaml:38:19\n3377 rules/marlborough/flow.yaml:39:15\n3378 rules/marlborough/flow.yaml:40:11\n3381 rules/marlborough/flow.yaml:41:11\n3387 rules/marlborough/rules.yaml:877:7\n3388 rules/marlborough/rules.yaml:878:11\n3390 rules/marlborough/rules.yaml:879:11\n3392 rules/marlborough/rules.yaml:880:7\n3393 rules/marlborough/rules.yaml:881:7\n3394 rules/marlborough/rules.yaml:882:7\n3395 rules/marlborough/rules.yaml:883:7\n3396 rules/marlborough/rules.yaml:884:11\n3400 rules/marlborough/rules.yaml:886:11\n3408 rules/marlborough/rules.yaml:888:11\n3420 rules/marlborough/rules.yaml:2473:7\n3427 rules/marlborough/rules.yaml:2474:7\n3428 rules/marlborough/rules.yaml:2475:11\n3430 rules/marlborough/rules.yaml:2477:11\n3431 rules/marlborough/rules.yaml:2478:7\n3438 rules/marlborough/rules.yaml:2493:7\n3445 rules/marlborough/rules.yaml:2494:7\n3446 rules/marlborough/rules.yaml:2495:7\n3451 rules/marlborough/rules.yaml:2512:7\n3458 rules/marlborough/rules.yaml:2513:7\n3459 rules/marlborough/rules.yaml:2514:7\n3462 rules/marlborough/rules.yaml:2515:7\n3837 rules/marlborough/rules.yaml:1018:7\n3838 rules/marlborough/rules.yaml:1019:7\n3846 rules/marlborough/rules.yaml:1020:11\n3847 rules/marlborough/rules.yaml:1021:7\n3887 rules/marlborough/rules.yaml:1022:7\n3888 rules/marlborough/rules.yaml:1023:11\n3889 rules/marlborough/rules.yaml:1024:7\n3896 rules/marlborough/rules.yaml:1025:7\n3902 rules/marlborough/rules.yaml:1026:7\n3903 rules/marlborough/rules.yaml:1027:11\n3905 rules/marlborough/rules.yaml:1028:11\n3909 rules/marlborough/rules.yaml:1029:15\n3910 rules/marlborough/rules.yaml:1030:7\n3911 rules/marlborough/rules.yaml:1031:11\n3912 rules/marlborough/rules.yaml:1033:7\n3930 rules/marlborough/rules.yaml:1034:11\n3936 rules/marlborough/rules.yaml:1035:15\n3943 rules/marlborough/rules.yaml:1125:7\n3949 rules/marlborough/rules.yaml:1126:7\n3955 rules/marlborough/rules.yaml:1127:7\n3956 rules/marlborough/rules.yaml:1128:11\n3958 rules/marlborough/rules.yaml:1129:7\n3959 rules/marlborough/rules.yaml:1130:11\n3961 rules/marlborough/rules.yaml:1131:7\n3962 rules/marlborough/rules.yaml:1132:7\n3963 rules/marlborough/rules.yaml:1134:7\n3964 rules/marlborough/rules.yaml:1135:11\n3970 rules/marlborough/rules.yaml:1136:11\n3988 rules/marlborough/rules.yaml:1139:11\n3989 rules/marlborough/rules.yaml:1141:11\n3990 rules/marlborough/rules.yaml:1143:19\n3993 rules/marlborough/rules.yaml:1146:23\n3995 rules/marlborough/rules.yaml:1149:19\n4000 rules/marlborough/rules.yaml:1151:19\n4006 rules/marlborough/rules.yaml:1155:11\n4007 rules/marlborough/rules.yaml:1156:11\n4010 rules/marlborough/rules.yaml:1157:11\n4015 rules/marlborough/rules.yaml:1158:11\n4016 rules/marlborough/rules.yaml:1159:11\n4017 rules/marlborough/rules.yaml:1160:15\n4035 rules/marlborough/rules.yaml:1163:15\n4036 rules/marlborough/rules.yaml:1164:15\n4038 rules/marlborough/rules.yaml:1166:15\n4045 rules/marlborough/rules.yaml:1168:15\n4052 rules/marlborough/rules.yaml:1169:15\n4053 rules/marlborough/rules.yaml:1170:15\n4055 rules/marlborough/rules.yaml:1172:15\n4062 rules/marlborough/rules.yaml:1174:15\n4069 rules/marlborough/rules.yaml:1175:15\n4070 rules/marlborough/rules.yaml:1176:15\n4071 rules/marlborough/rules.yaml:1177:11\n4072 rules/marlborough/rules.yaml:1178:11\n4073 rules/marlborough/rules.yaml:1179:11\n4074 rules/marlborough/rules.yaml:1181:11\n4075 rules/marlborough/rules.yaml:1182:11\n4076 rules/marlborough/rules.yaml:1183:11\n4077 rules/marlborough/rules.yaml:1185:19\n4078 rules/marlborough/rules.yaml:1186:19\n4087 rules/marlborough/rules.yaml:1187:23\n4088 rules/marlborough/rules.yaml:1188:23\n4090 rules/marlborough/rules.yaml:1190:19\n4091 rules/marlborough/rules.yaml:1191:23\n4093 rules/marlborough/rules.yaml:1193:23\n4097 rules/marlborough/rules.yaml:1197:19\n4098 rules/marlborough/rules.yaml:1198:19\n4099 rules/marlborough/rules.yaml:1199:19\n4100 rules/marlborough/rules.yaml:1200:23\n4104 rules/marlborough/rules.yaml:1204:19\n4105 rules/marlborough/rules.yaml:1205:19\n4106 rules/marlborough/rules.yaml:1206:19\n4123 rules/marlborough/rules.yaml:1207:23\n4125 rules/marlborough/rules.yaml:1209:19\n4132 rules/marlborough/rules.yaml:2458:3\n4133 rules/marlborough/rules.yaml:2458:3\n4135 rules/marlborough/rules.yaml:2458:3\n4136 rules/marlborough/rules.yaml:2458:3\n4137 rules/marlborough/rules.yaml:2458:3\n4138 rules/marlborough/rules.yaml:2458:3\n4139 rules/marlborough/rules.yaml:2458:3\n4140 rules/marlborough/rules.yaml:2458:3\n4147 rules/marlborough/rules.yaml:2458:3\n4148 rules/marlborough/rules.yaml:2458:3\n4149 rules/marlborough/rules.yaml:2458:3\n4150 rules/marlborough/rules.yaml:2458:3\n4164 rules/marlborough/rules.yaml:2458:3\n4165 rules/marlborough/rules.yaml:2458:3\n4167 rules/marlborough/rules.yaml:2458:3\n4168 rules/marlborough/rules.yaml:2458:3\n4169 rules/marlborough/rules.yaml:2458:3\n4171 rules/marlborough/rules.yaml:2458:3\n4172 rules/marlborough/rules.yaml:2458:3\n4175 rules/marlborough/rules.yaml:2458:3\n4193 rules/marlborough/rules.yaml:1220:7\n4199 rules/marlborough/rules.yaml:1221:7\n4200 rules/marlborough/rules.yaml:1222:7\n4206 rules/marlborough/rules.yaml:1223:7\n4207 rules/marlborough/rules.yaml:1224:7\n4211 rules/marlborough/rules.yaml:1225:7\n4215 rules/marlborough/rules.yaml:1226:7\n4216 rules/marlborough/rules.yaml:1227:11\n4217 rules/marlborough/rules.yaml:1228:7\n4218 rules/marlborough/rules.yaml:1229:7\n4219 rules/marlborough/rules.yaml:1230:7\n4224 rules/marlborough/rules.yaml:1231:7\n4229 rules/marlborough/rules.yaml:1232:7\n4230 rules/marlborough/rules.yaml:1233:7\n4231 rules/marlborough/rules.yaml:1234:7\n4232 rules/marlborough/rules.yaml:1235:7\n4233 rules/marlborough/rules.yaml:1236:7\n4234 rules/marlborough/rules.yaml:1237:7\n4235 rules/marlborough/rules.yaml:1238:7\n4236 rules/marlborough/rules.yaml:1239:7\n4237 rules/marlborough/rules.yaml:1240:7\n4238 rules/marlborough/rules.yaml:1241:7\n4239 rules/marlborough/rules.yaml:1242:7\n4256 rules/marlborough/rules.yaml:1243:7\n4257 rules/marlborough/rules.yaml:1244:7\n4258 rules/marlborough/rules.yaml:1245:11\n4285 rules/marlborough/rules.yaml:1246:7\n4286 rules/marlborough/rules.yaml:1247:7\n4287 rules/marlborough/rules.yaml:1249:15\n4288 rules/marlborough/rules.yaml:1250:19\n4289 rules/marlborough/rules.yaml:1251:15\n4290 rules/marlborough/rules.yaml:1252:15\n4291 rules/marlborough/rules.yaml:1253:15\n4292 rules/marlborough/rules.yaml:1254:19\n4294 rules/marlborough/rules.yaml:1256:15\n4295 rules/marlborough/rules.yaml:1257:15\n4296 rules/marlborough/rules.yaml:1258:15\n4297 rules/marlborough/rules.yaml:1259:15\n4298 rules/marlborough/rules.yaml:1260:15\n4299 rules/marlborough/rules.yaml:1261:19\n4301 rules/marlborough/rules.yaml:1263:15\n4302 rules/marlborough/rules.yaml:1264:15\n4303 rules/marlborough/rules.yaml:1265:15\n4304 rules/marlborough/rules.yaml:1266:15\n4316 rules/marlborough/rules.yaml:1267:19\n4318 rules/marlborough/rules.yaml:1269:15\n4319 rules/marlborough/rules.yaml:1270:15\n4320 rules/marlborough/rules.yaml:1271:15\n4329 rules/marlborough/rules.yaml:1272:19\n4330 rules/marlborough/rules.yaml:1273:19\n4331 rules/marlborough/rules.yaml:1274:15\n4332 rules/marlborough/rules.yaml:1275:15\n4333 rules/marlborough/rules.yaml:1276:15\n4334 rules/marlborough/rules.yaml:1277:19\n4336 rules/marlborough/rules.yaml:1279:15\n4337 rules/marlborough/rules.yaml:1280:19\n4338 rules/marlborough/rules.yaml:1281:15\n4339 rules/marlborough/rules.yaml:1282:15\n4340 rules/marlborough/rules.yaml:1283:15\n4341 rules/marlborough/rules.yaml:1284:15\n4342 rules/marlborough/rules.yaml:1285:15\n4343 rules/marlborough/rules.yaml:1286:19\n4348 rules/marlborough/rules.yaml:1911:7\n4354 rules/marlborough/rules.yaml:1912:7\n4361 rules/marlborough/rules.yaml:1913:7\n4377 rules/marlborough/rules.yaml:1914:7\n4378 rules/marlborough/rules.yaml:1915:11\n4385 rules/marlborough/rules.yaml:1917:7\n4391 rules/marlborough/rules.yaml:1740:7\n4396 rules/marlborough/rules.yaml:1741:11\n4397 rules/marlborough/rules.yaml:1742:11\n4410 rules/marlborough/rules.yaml:1743:15\n4417 rules/marlborough/rules.yaml:1744:15\n4452 rules/marlborough/rules.yaml:1745:15\n4453 rules/marlborough/rules.yaml:1747:19\n4455 rules/marlborough/rules.yaml:1749:19\n4456 rules/marlborough/rules.yaml:1750:19\n4457 rules/marlborough/rules.yaml:1751:23\n4464 rules/marlborough/rules.yaml:1752:19\n4466 rules/marlborough/rules.yaml:1753:19\n4471 rules/marlborough/rules.yaml:1885:7\n4477 rules/marlborough/rules.yaml:1886:7\n4484 rules/marlborough/rules.yaml:1887:7\n4491 rules/marlborough/rules.yaml:1888:7\n4509 rules/marlborough/rules.yaml:1891:7\n4513 rules/marlborough/rules.yaml:1892:7\n4517 rules/marlborough/rules.yaml:1893:7\n4518 rules/marlborough/rules.yaml:1894:11\n4525 rules/marlborough/rules.yaml:1895:7\n4526 rules/marlborough/rules.yaml:1896:11\n4533 rules/marlborough/rules.yaml:1897:7\n4534 rules/marlborough/rules.yaml:1898:7\n4535 rules/marlborough/rules.yaml:1899:7\n4536 rules/marlborough/rules.yaml:1901:7\n4537 rules/marlborough/rules.yaml:1902:7\n4542 rules/marlborough/rules.yaml:1953:7\n4543 rules/marlborough/rules.yaml:1954:7\n4544 rules/marlborough/rules.yaml:1955:7\n4545 rules/marlborough/rules.yaml:1956:11\n4546 rules/marlborough/rules.yaml:1957:7\n4552 rules/marlborough/rules.yaml:1958:7\n4553 rules/marlborough/rules.yaml:1959:7\n4563 rules/marlborough/rules.yaml:1843:7\n4569 rules/marlborough/rules.yaml:1844:7\n4572 rules/marlborough/rules.yaml:1847:11\n4574 rules/marlborough/rules.yaml:1849:11\n4575 rules/marlborough/rules.yaml:1850:11\n4576 rules/marlborough/rules.yaml:1851:11\n4577 rules/marlborough/rules.yaml:1852:15\n4581 rules/marlborough/rules.yaml:1855:15\n4583 rules/marlborough/rules.yaml:1858:11\n4590 rules/marlborough/rules.yaml:1859:11\n4591 rules/marlborough/rules.yaml:1861:19\n4593 rules/marlborough/rules.yaml:1864:19\n4595 rules/marlborough/rules.yaml:1866:19\n4596 rules/marlborough/rules.yaml:1867:23\n4598 rules/marlborough/rules.yaml:1870:23\n4600 rules/marlborough/rules.yaml:1873:19\n4605 rules/marlborough/rules.yaml:1926:7\n4606 rules/marlborough/rules.yaml:1927:7\n4611 rules/marlborough/rules.yaml:1928:11\n4618 rules/marlborough/rules.yaml:1929:11\n4639 rules/marlborough/rules.yaml:1930:11\n4640 rules/marlborough/rules.yaml:1931:11\n4641 rules/marlborough/rules.yaml:1932:15\n4652 rules/marlborough/rules.yaml:1933:15\n4653 rules/marlborough/rules.yaml:1934:19\n4655 rules/marlborough/rules.yaml:1936:19\n4656 rules/marlborough/rules.yaml:1937:19\n4657 rules/marlborough/rules.yaml:1938:23\n4658 rules/marlborough/rules.yaml:1939:19\n4659 rules/marlborough/rules.yaml:1940:23\n4661 rules/marlborough/rules.yaml:1942:23\n4668 rules/marlborough/rules.yaml:1803:7\n4675 rules/marlborough/rules.yaml:1804:7\n4681 rules/marlborough/rules.yaml:1805:7\n4682 rules/marlborough/rules.yaml:1807:11\n4684 rules/marlborough/rules.yaml:1809:11\n4690 rules/marlborough/rules.yaml:1810:11\n4695 rules/marlborough/rules.yaml:1811:11\n4696 rules/marlborough/rules.yaml:1812:11\n4697 rules/marlborough/rules.yaml:1813:15\n4705 rules/marlborough/rules.yaml:1815:15\n4712 rules/marlborough/rules.yaml:1816:11\n4718 rules/marlborough/rules.yaml:835:7\n4719 rules/marlborough/rules.yaml:836:7\n4720 rules/marlborough/rules.yaml:837:11\n4738 rules/marlborough/rules.yaml:838:11\n4739 rules/marlborough/rules.yaml:839:15\n4746 rules/marlborough/rules.yaml:840:11\n4747 rules/marlborough/rules.yaml:842:7\n4748 rules/marlborough/rules.yaml:843:7\n4755 rules/marlborough/rules.yaml:844:11\n4756 rules/marlborough/rules.yaml:845:15\n4758 rules/marlborough/rules.yaml:847:15\n4759 rules/marlborough/rules.yaml:848:15\n4763 rules/marlborough/rules.yaml:849:11\n4768 rules/marlborough/rules.yaml:2424:7\n4769 rules/marlborough/rules.yaml:2425:7\n4774 rules/marlborough/rules.yaml:2426:11\n4786 rules/marlborough/rules.yaml:2427:11\n4804 rules/marlborough/rules.yaml:2428:11\n4805 rules/marlborough/rules.yaml:2429:15\n4807 rules/marlborough/rules.yaml:2431:15\n4808 rules/marlborough/rules.yaml:2432:15\n4809 rules/marlborough/rules.yaml:2433:19\n4811 rules/marlborough/rules.yaml:2435:19\n4814 rules/marlborough/rules.yaml:2436:19\n4815 rules/marlborough/rules.yaml:2437:19\n4816 rules/marlborough/rules.yaml:2439:19\n4817 rules/marlborough/rules.yaml:2440:23\n4818 rules/marlborough/rules.yaml:821:7\n4823 rules/marlborough/rules.yaml:822:7\n4833 rules/marlborough/rules.yaml:1825:7\n4839 rules/marlborough/rules.yaml:1826:7\n4846 rules/marlborough/rules.yaml:1827:7\n4847 rules/marlborough/rules.yaml:1829:15\n4848 rules/marlborough/rules.yaml:1830:19\n4851 rules/marlborough/rules.yaml:1831:23\n4854 rules/marlborough/rules.yaml:1833:15\n4857 rules/marlborough/rules.yaml:1835:15\n4864 rules/marlborough/rules.yaml:1055:7\n4865 rules/marlborough/rules.yaml:1056:11\n4866 rules/marlborough/rules.yaml:1057:7\n4867 rules/marlborough/rules.yaml:1058:7\n4868 rules/marlborough/rules.yaml:1061:15\n4869 rules/marlborough/rules.yaml:1062:15\n4870 rules/marlborough/rules.yaml:1063:15\n4872 rules/marlborough/rules.yaml:1066:15\n4873 rules/marlborough/rules.yaml:1067:15\n4874 rules/marlborough/rules.yaml:1068:15\n4876 rules/marlborough/rules.yaml:1070:15\n4881 rules/marlborough/rules.yaml:1567:7\n4886 rules/marlborough/rules.yaml:1568:11\n4891 rules/marlborough/rules.yaml:1569:11\n4899 rules/marlborough/rules.yaml:1571:15\n4904 rules/marlborough/rules.yaml:1081:7\n4910 rules/marlborough/rules.yaml:1082:7\n4915 rules/marlborough/rules.yaml:1083:7\n4916 rules/marlborough/rules.yaml:1084:11\n4917 rules/marlborough/rules.yaml:1085:15\n4918 rules/marlborough/rules.yaml:1086:7\n4919 rules/marlborough/rules.yaml:1087:7\n4920 rules/marlborough/rules.yaml:1088:7\n4921 rules/marlborough/rules.yaml:1089:11\n4922 rules/marlborough/rules.yaml:1090:11\n4923 rules/marlborough/rules.yaml:1091:11\n4935 rules/marlborough/rules.yaml:1092:11\n4944 rules/marlborough/rules.yaml:1093:11\n4945 rules/marlborough/rules.yaml:1094:15\n4946 rules/marlborough/rules.yaml:1095:19\n4948 rules/marlborough/rules.yaml:1097:15\n4955 rules/marlborough/rules.yaml:1098:15\n4956 rules/marlborough/rules.yaml:1099:19\n4958 rules/marlborough/rules.yaml:1101:7\n4959 rules/marlborough/rules.yaml:1102:7\n4964 rules/marlborough/rules.yaml:2284:7\n4965 rules/marlborough/rules.yaml:2285:7\n4970 rules/marlborough/rules.yaml:2286:7\n4973 rules/marlborough/rules.yaml:2287:7\n4990 rules/marlborough/rules.yaml:2288:7\n4991 rules/marlborough/rules.yaml:2289:11\n4992 rules/marlborough/rules.yaml:2290:7\n4999 rules/marlborough/rules.yaml:2291:7\n5000 rules/marlborough/rules.yaml:2292:11\n5001 rules/marlborough/rules.yaml:2293:7\n5002 rules/marlborough/rules.yaml:2294:11\n5007 rules/marlborough/rules.yaml:2295:11\n5008 rules/marlborough/rules.yaml:2296:11\n5009 rules/marlborough/rules.yaml:2297:11\n5010 rules/marlborough/rules.yaml:2298:15\n5011 rules/marlborough/rules.yaml:2299:19\n5013 rules/marlborough/rules.yaml:2301:15\n5014 rules/marlborough/rules.yaml:2302:15\n5015 rules/marlborough/rules.yaml:2303:19\n5017 rules/marlborough/rules.yaml:2305:19\n5018 rules/marlborough/rules.yaml:2306:19\n5019 rules/marlborough/rules.yaml:2307:7\n5020 rules/marlborough/rules.yaml:2308:11\n5021 rules/marlborough/rules.yaml:2309:11\n5022 rules/marlborough/rules.yaml:2311:11\n5031 rules/marlborough/rules.yaml:2312:11\n5035 rules/marlborough/rules.yaml:2313:11\n5038 rules/marlborough/rules.yaml:2314:11\n5039 rules/marlborough/rules.yaml:2315:15\n5040 rules/marlborough/rules.yaml:2316:19\n5049 rules/marlborough/rules.yaml:2317:19\n5050 rules/marlborough/rules.yaml:2318:23\n5057 rules/marlborough/rules.yaml:2320:23\n5058 rules/marlborough/rules.yaml:2321:7\n5059 rules/marlborough/rules.yaml:2322:11\n5065 rules/marlborough/rules.yaml:1501:7\n5071 rules/marlborough/rules.yaml:1502:7\n5080 rules/marlborough/rules.yaml:1503:7\n5081 rules/marlborough/rules.yaml:1504:11\n5093 rules/marlborough/rules.yaml:1505:15\n5094 rules/marlborough/rules.yaml:1506:15\n5095 rules/marlborough/rules.yaml:1507:19\n5096 rules/marlborough/rules.yaml:1508:19\n5097 rules/marlborough/rules.yaml:1510:23\n5118 rules/marlborough/rules.yaml:1511:23\n5119 rules/marlborough/rules.yaml:1512:27\n5121 rules/marlborough/rules.yaml:1513:23\n5122 rules/marlborough/rules.yaml:1514:23\n5123 rules/marlborough/rules.yaml:1515:27\n5124 rules/marlborough/rules.yaml:1516:31\n5132 rules/marlborough/rules.yaml:2479:3\n5133 rules/marlborough/rules.yaml:2479:3\n5135 rules/marlborough/rules.yaml:2479:3\n5136 rules/marlborough/rules.yaml:2479:3\n5137 rules/marlborough/rules.yaml:2479:3\n5138 rules/marlborough/rules.yaml:2479:3\n5139 rules/marlborough/rules.yaml:2479:3\n5140 rules/marlborough/rules.yaml:2479:3\n5147 rules/marlborough/rules.yaml:2479:3\n5148 rules/marlborough/rules.yaml:2479:3\n5149 rules/marlborough/rules.yaml:2479:3\n5150 rules/marlborough/rules.yaml:2479:3\n5155 rules/marlborough/rules.yaml:2479:3\n5156 rules/marlborough/rules.yaml:2479:3\n5158 rules/marlborough/rules.yaml:2479:3\n5159 rules/marlborough/rules.yaml:2479:3\n5160 rules/marlborough/rules.yaml:2479:3\n5162 rules/marlborough/rules.yaml:2479:3\n5163 rules/marlborough/rules.yaml:2479:3\n5164 rules/marlborough/rules.yaml:2479:3\n5170 rules/marlborough/rules.yaml:2130:7\n5175 rules/marlborough/rules.yaml:2131:7\n5176 rules/marlborough/rules.yaml:2132:11\n5183 rules/marlborough/rules.yaml:2133:11\n5184 rules/marlborough/rules.yaml:2134:15\n5186 rules/marlborough/rules.yaml:2137:15\n5193 rules/marlborough/rules.yaml:1109:7\n5194 rules/marlborough/rules.yaml:1110:7\n5195 rules/marlborough/rules.yaml:1111:11\n5202 rules/marlborough/rules.yaml:1112:11\n5204 rules/marlborough/rules.yaml:1114:11\n5258 rules/marlborough/rules.yaml:1718:7\n5259 rules/marlborough/rules.yaml:1719:7\n5260 rules/marlborough/rules.yaml:1720:7\n5261 rules/marlborough/rules.yaml:1721:11\n5266 rules/marlborough/rules.yaml:1774:7\n5267 rules/marlborough/rules.yaml:1775:7\n5268 rules/marlborough/rules.yaml:1777:7\n5273 rules/marlborough/rules.yaml:1585:7\n5279 rules/marlborough/rules.yaml:1586:11\n5280 rules/marlborough/rules.yaml:1587:11\n5281 rules/marlborough/rules.yaml:1588:11\n5284 rules/marlborough/rules.yaml:1591:15\n5291 rules/marlborough/rules.yaml:1592:15\n5293 rules/marlborough/rules.yaml:1594:7\n5294 rules/marlborough/rules.yaml:1595:7\n5295 rules/marlborough/rules.yaml:1596:7\n5300 rules/marlborough/rules.yaml:1597:7\n5301 rules/marlborough/rules.yaml:1598:11\n5308 rules/marlborough/rules.yaml:1599:11\n5309 rules/marlborough/rules.yaml:1600:15\n5312 rules/marlborough/rules.yaml:1601:15\n5313 rules/marlborough/rules.yaml:1602:15\n5314 rules/marlborough/rules.yaml:1604:7\n5315 rules/marlborough/rules.yaml:1605:7\n5320 rules/marlborough/rules.yaml:1606:11\n5326 rules/marlborough/rules.yaml:1607:11\n5366 rules/marlborough/rules.yaml:1608:11\n5367 rules/marlborough/rules.yaml:1609:15\n5369 rules/marlborough/rules.yaml:1611:15\n5370 rules/marlborough/rules.yaml:1612:15\n5371 rules/marlborough/rules.yaml:1613:19\n5373 rules/marlborough/rules.yaml:1615:19\n5376 rules/marlborough/rules.yaml:1616:19\n5377 rules/marlborough/rules.yaml:1618:7\n5378 rules/marlborough/rules.yaml:1619:7\n5383 rules/marlborough/rules.yaml:1620:11\n5407 rules/marlborough/rules.yaml:1621:11\n5408 rules/marlborough/rules.yaml:1622:15\n5410 rules/marlborough/rules.yaml:1624:15\n5411 rules/marlborough/rules.yaml:1625:15\n5412 rules/marlborough/rules.yaml:1626:19\n5414 rules/marlborough/rules.yaml:1628:19\n5419 rules/marlborough/rules.yaml:1629:19\n5422 rules/marlborough/rules.yaml:1630:19\n5423 rules/marlborough/rules.yaml:1631:19\n5427 rules/marlborough/rules.yaml:1632:23\n5430 rules/marlborough/rules.yaml:1635:23\n5437 rules/marlborough/rules.yaml:1636:23\n5444 rules/marlborough/rules.yaml:1528:7\n5459 rules/marlborough/rules.yaml:1529:7\n5468 rules/marlborough/rules.yaml:1530:11\n5469 rules/marlborough/rules.yaml:1531:7\n5470 rules/marlborough/rules.yaml:1532:7\n5491 rules/marlborough/rules.yaml:1533:7\n5492 rules/marlborough/rules.yaml:1535:11\n5493 rules/marlborough/rules.yaml:1536:15\n5494 rules/marlborough/rules.yaml:1537:11\n5495 rules/marlborough/rules.yaml:1538:7\n5502 rules/marlborough/rules.yaml:1539:7\n5503 rules/marlborough/rules.yaml:1540:11\n5508 rules/marlborough/rules.yaml:2517:1\n5509 rules/marlborough/rules.yaml:2517:1\n5510 rules/marlborough/rules.yaml:2517:1\n5515 rules/marlborough/rules.yaml:2517:1\n5516 rules/marlborough/rules.yaml:2517:1\n5517 rules/marlborough/rules.yaml:2517:1\n5518 rules/marlborough/rules.yaml:2517:1\n5521 rules/marlborough/rules.yaml:2517:1\n5522 rules/marlborough/rules.yaml:2517:1\n5524 rules/marlborough/rules.yaml:2517:1\n5525 rules/marlborough/rules.yaml:2517:1\n5526 rules/marlborough/rules.yaml:2517:1\n5527 rules/marlborough/rules.yaml:2517:1\n5528 rules/marlborough/rules.yaml:2517:1\n5529 rules/marlborough/rules.yaml:2517:1\n5530 rules/marlborough/rules.yaml:2517:1\n5531 rules/marlborough/rules.yaml:2517:1\n5532 rules/marlborough/rules.yaml:2517:1\n5533 rules/marlborough/rules.yaml:2517:1\n5534 rules/marlborough/rules.yaml:2517:1\n5539 rules/marlborough/rules.yaml:1784:7\n5544 rules/marlborough/rules.yaml:1785:7\n5564 rules/marlborough/rules.yaml:1786:7\n5565 rules/marlborough/rules.yaml:1787:11\n5566 rules/marlborough/rules.yaml:1788:11\n5571 rules/marlborough/rules.yaml:1789:15\n5572 rules/marlborough/rules.yaml:1790:7\n5581 rules/marlborough/rules.yaml:1791:11\n5597 rules/marlborough/rules.yaml:1792:7\n5603 rules/marlborough/rules.yaml:1793:11\n5618 rules/marlborough/rules.yaml:2115:7\n5630 rules/marlborough/rules.yaml:2116:7\n5631 rules/marlborough/rules.yaml:2118:11\n5632 rules/marlborough/rules.yaml:2119:7\n5639 rules/marlborough/rules.yaml:2120:7\n5646 rules/marlborough/rules.yaml:2121:7\n5652 rules/marlborough/rules.yaml:1408:7\n5653 rules/marlborough/rules.yaml:1409:11\n5654 rules/marlborough/rules.yaml:1410:7\n5660 rules/marlborough/rules.yaml:1411:7\n5661 rules/marlborough/rules.yaml:1412:7\n5666 rules/marlborough/rules.yaml:1413:11\n5667 rules/marlborough/rules.yaml:1414:15\n5669 rules/marlborough/rules.yaml:1416:15\n5670 rules/marlborough/rules.yaml:1417:11\n5671 rules/marlborough/rules.yaml:1418:15\n5672 rules/marlborough/rules.yaml:1419:11\n5673 rules/marlborough/rules.yaml:1420:15\n5675 rules/marlborough/rules.yaml:1422:15\n5676 rules/marlborough/rules.yaml:1423:11\n5685 rules/marlborough/rules.yaml:2452:7\n5687 rules/marlborough/rules.yaml:2453:7\n5694 rules/marlborough/rules.yaml:2454:7\n5702 rules/marlborough/rules.yaml:2168:7\n5703 rules/marlborough/rules.yaml:2169:7\n5704 rules/marlborough/rules.yaml:2170:11\n5705 rules/marlborough/rules.yaml:2171:7\n5718 rules/marlborough/rules.yaml:2172:7\n5724 rules/marlborough/rules.yaml:2173:7\n5725 rules/marlborough/rules.yaml:2174:7\n5729 rules/marlborough/rules.yaml:2175:11\n5730 rules/marlborough/rules.yaml:2176:7\n5731 rules/marlborough/rules.yaml:2177:7\n5732 rules/marlborough/rules.yaml:2178:11\n5733 rules/marlborough/rules.yaml:2179:7\n5739 rules/marlborough/rules.yaml:2180:7\n5740 rules/marlborough/rules.yaml:2181:7\n5741 rules/marlborough/rules.yaml:2183:7\n5742 rules/marlborough/rules.yaml:2185:15\n5744 rules/marlborough/rules.yaml:2187:15\n5746 rules/marlborough/rules.yaml:2189:15\n5748 rules/marlborough/rules.yaml:2191:15\n5749 rules/marlborough/rules.yaml:2192:15\n5751 rules/marlborough/rules.yaml:2194:15\n5752 rules/marlborough/rules.yaml:2195:15\n5761 rules/marlborough/rules.yaml:2196:15\n5762 rules/marlborough/rules.yaml:2197:19\n5769 rules/marlborough/rules.yaml:2198:19\n5770 rules/marlborough/rules.yaml:2199:15\n5774 rules/marlborough/rules.yaml:2147:7\n5780 rules/marlborough/rules.yaml:2148:7\n5781 rules/marlborough/rules.yaml:2149:7\n5782 rules/marlborough/rules.yaml:2150:11\n5783 rules/marlborough/rules.yaml:2152:7\n5784 rules/marlborough/rules.yaml:2153:7\n5785 rules/marlborough/rules.yaml:2154:7\n5788 rules/marlborough/rules.yaml:2156:7\n5789 rules/marlborough/rules.yaml:2157:7\n5790 rules/marlborough/rules.yaml:2158:11\n5795 rules/marlborough/rules.yaml:2255:7\n5796 rules/marlborough/rules.yaml:2256:7\n5801 rules/marlborough/rules.yaml:2257:11\n5806 rules/marlborough/rules.yaml:2258:11\n5811 rules/marlborough/rules.yaml:2259:11\n5812 rules/marlborough/rules.yaml:2260:15\n5814 rules/marlborough/rules.yaml:2262:15\n5815 rules/marlborough/rules.yaml:2263:15\n5816 rules/marlborough/rules.yaml:2264:19\n5818 rules/marlborough/rules.yaml:2266:19\n5821 rules/marlborough/rules.yaml:2267:19\n5826 rules/marlborough/rules.yaml:1681:7\n5827 rules/marlborough/rules.yaml:1682:7\n5828 rules/marlborough/rules.yaml:1683:7\n5829 rules/marlborough/rules.yaml:1684:7\n5834 rules/marlborough/rules.yaml:1685:11\n5839 rules/marlborough/rules.yaml:1686:11\n5843 rules/marlborough/rules.yaml:1687:11\n5844 rules/marlborough/rules.yaml:1688:11\n5845 rules/marlborough/rules.yaml:1689:15\n5847 rules/marlborough/rules.yaml:1691:15\n5854 rules/marlborough/rules.yaml:1692:15\n5856 rules/marlborough/rules.yaml:1694:15\n5857 rules/marlborough/rules.yaml:1695:15\n5858 rules/marlborough/rules.yaml:1696:19\n5860 rules/marlborough/rules.yaml:1698:19\n5861 rules/marlborough/rules.yaml:1699:7\n5868 rules/marlborough/rules.yaml:2027:7\n5869 rules/marlborough/rules.yaml:2028:7\n5870 rules/marlborough/rules.yaml:2029:7\n5871 rules/marlborough/rules.yaml:2030:7\n5872 rules/marlborough/rules.yaml:2032:7\n5873 rules/marlborough/rules.yaml:2034:15\n5874 rules/marlborough/rules.yaml:2035:19\n5876 rules/marlborough/rules.yaml:2037:19\n5878 rules/marlborough/rules.yaml:2039:15\n5879 rules/marlborough/rules.yaml:2040:19\n5883 rules/marlborough/rules.yaml:2044:15\n5884 rules/marlborough/rules.yaml:2045:15\n5886 rules/marlborough/rules.yaml:2047:15\n5887 rules/marlborough/rules.yaml:2048:15\n5889 rules/marlborough/rules.yaml:2050:15\n5890 rules/marlborough/rules.yaml:2051:15\n5892 rules/marlborough/rules.yaml:2053:15\n5897 rules/marlborough/rules.yaml:2382:7\n5903 rules/marlborough/rules.yaml:2383:7\n5910 rules/marlborough/rules.yaml:2384:7\n5924 rules/marlborough/rules.yaml:2385:7\n5925 rules/marlborough/rules.yaml:2386:11\n5932 rules/marlborough/rules.yaml:2387:7\n5933 rules/marlborough/rules.yaml:2388:7\n5934 rules/marlborough/rules.yaml:2389:7\n5937 rules/marlborough/rules.yaml:2391:7\n5938 rules/marlborough/rules.yaml:2392:7\n5939 rules/marlborough/rules.yaml:2393:11\n5940 rules/marlborough/rules.yaml:2395:7\n5941 rules/marlborough/rules.yaml:2396:11\n5942 rules/marlborough/rules.yaml:2397:7\n5943 rules/marlborough/rules.yaml:2398:7\n5953 rules/marlborough/rules.yaml:2399:7\n5954 rules/marlborough/rules.yaml:2400:11\n5955 rules/marlborough/rules.yaml:2401:15\n5957 rules/marlborough/rules.yaml:2403:7\n5974 rules/marlborough/rules.yaml:2404:7\n5975 rules/marlborough/rules.yaml:2405:11\n5976 rules/marlborough/rules.yaml:2406:7\n5977 rules/marlborough/rules.yaml:2407:7\n5978 rules/marlborough/rules.yaml:2408:11\n5979 rules/marlborough/rules.yaml:2409:11\n5995 rules/marlborough/rules.yaml:2410:11\n5996 rules/marlborough/rules.yaml:2411:11\n6000 rules/marlborough/rules.yaml:2362:7\n6001 rules/marlborough/rules.yaml:2363:7\n6002 rules/marlborough/rules.yaml:2364:11\n6003 rules/marlborough/rules.yaml:2365:11\n6004 rules/marlborough/rules.yaml:2366:15\n6005 rules/marlborough/rules.yaml:2367:15\n6006 rules/marlborough/rules.yaml:2368:7\n6011 rules/marlborough/rules.yaml:2336:7\n6021 rules/marlborough/rules.yaml:2337:7\n6022 rules/marlborough/rules.yaml:2339:11\n6023 rules/marlborough/rules.yaml:2340:7\n6024 rules/marlborough/rules.yaml:2341:7\n6030 rules/marlborough/rules.yaml:2342:7\n6031 rules/marlborough/rules.yaml:2343:7\n6032 rules/marlborough/rules.yaml:2344:11\n6038 rules/marlborough/rules.yaml:2346:7\n6043 rules/marlborough/rules.yaml:764:7\n6048 rules/marlborough/rules.yaml:765:7\n6053 rules/marlborough/rules.yaml:766:7\n6059 rules/marlborough/rules.yaml:2348:11\n6060 rules/marlborough/rules.yaml:2349:15\n6067 rules/marlborough/rules.yaml:2350:15\n6068 rules/marlborough/rules.yaml:2351:15\n6074 rules/marlborough/rules.yaml:2212:7\n6075 rules/marlborough/rules.yaml:2213:11\n6076 rules/marlborough/rules.yaml:2214:11\n6085 rules/marlborough/rules.yaml:2215:15\n6086 rules/marlborough/rules.yaml:2216:15\n6087 rules/marlborough/rules.yaml:2217:19\n6090 rules/marlborough/rules.yaml:2218:19\n6096 rules/marlborough/rules.yaml:976:7\n6097 rules/marlborough/rules.yaml:977:7\n6098 rules/marlborough/rules.yaml:978:11\n6099 rules/marlborough/rules.yaml:979:7\n6102 rules/marlborough/rules.yaml:981:11\n6103 rules/marlborough/rules.yaml:982:7\n6104 rules/marlborough/rules.yaml:983:11\n6105 rules/marlborough/rules.yaml:984:15\n6106 rules/marlborough/rules.yaml:985:7\n6107 rules/marlborough/rules.yaml:986:7\n6108 rules/marlborough/rules.yaml:987:7\n6109 rules/marlborough/rules.yaml:988:11\n6110 rules/marlborough/rules.yaml:989:7\n6111 rules/marlborough/rules.yaml:990:7\n6112 rules/marlborough/rules.yaml:991:7\n6113 rules/marlborough/rules.yaml:992:7\n6131 rules/marlborough/rules.yaml:993:7\n6140 rules/marlborough/rules.yaml:994:11\n6145 rules/marlborough/rules.yaml:995:7\n6146 rules/marlborough/rules.yaml:997:11\n6147 rules/marlborough/rules.yaml:998:15\n6148 rules/marlborough/rules.yaml:999:11\n6149 rules/marlborough/rules.yaml:1000:7\n6156 rules/marlborough/rules.yaml:1001:7\n6157 rules/marlborough/rules.yaml:1002:11\n6163 rules/marlborough/rules.yaml:2498:3\n6164 rules/marlborough/rules.yaml:2498:3\n6166 rules/marlborough/rules.yaml:2498:3\n6167 rules/marlborough/rules.yaml:2498:3\n6168 rules/marlborough/rules.yaml:2498:3\n6169 rules/marlborough/rules.yaml:2498:3\n6170 rules/marlborough/rules.yaml:2498:3\n6171 rules/marlborough/rules.yaml:2498:3\n6178 rules/marlborough/rules.yaml:2498:3\n6179 rules/marlborough/rules.yaml:2498:3\n6180 rules/marlborough/rules.yaml:2498:3\n6181 rules/marlborough/rules.yaml:2498:3\n6192 rules/marlborough/rules.yaml:2498:3\n6193 rules/marlborough/rules.yaml:2498:3\n6195 rules/marlborough/rules.yaml:2498:3\n6196 rules/marlborough/rules.yaml:2498:3\n6197 rules/marlborough/rules.yaml:2498:3\n6199 rules/marlborough/rules.yaml:2498:3\n6200 rules/marlborough/rules.yaml:2498:3\n6201 rules/marlborough/rules.yaml:2498:3\n6209 rules/marlborough/rules.yaml:1441:7\n6215 rules/marlborough/rules.yaml:1442:7\n6229 rules/marlborough/rules.yaml:1443:7\n6240 rules/marlborough/rules.yaml:1444:7\n6251 rules/marlborough/rules.yaml:1445:11\n6252 rules/marlborough/rules.yaml:1447:7\n6257 rules/marlborough/rules.yaml:1448:7\n6265 rules/marlborough/rules.yaml:1449:7\n6266 rules/marlborough/rules.yaml:1450:11\n6267 rules/marlborough/rules.yaml:1451:7\n6268 rules/marlborough/rules.yaml:1452:11\n6269 rules/marlborough/rules.yaml:1453:7\n6270 rules/marlborough/rules.yaml:1454:11\n6271 rules/marlborough/rules.yaml:1455:7\n6272 rules/marlborough/rules.yaml:1456:11\n6273 rules/marlborough/rules.yaml:1457:15\n6277 rules/marlborough/rules.yaml:1461:7\n6278 rules/marlborough/rules.yaml:1462:11\n6281 rules/marlborough/rules.yaml:1463:15\n6282 rules/marlborough/rules.yaml:1464:19\n6285 rules/marlborough/rules.yaml:1468:7\n6286 rules/marlborough/rules.yaml:1469:11\n6287 rules/marlborough/rules.yaml:1471:11\n6288 rules/marlborough/rules.yaml:1472:15\n6291 rules/marlborough/rules.yaml:1473:15\n6292 rules/marlborough/rules.yaml:1474:19\n6299 rules/marlborough/rules.yaml:1475:19\n6300 rules/marlborough/rules.yaml:1476:7\n6301 rules/marlborough/rules.yaml:1477:11\n6302 rules/marlborough/rules.yaml:1478:7\n6318 rules/marlborough/rules.yaml:1479:7\n6327 rules/marlborough/rules.yaml:1480:11\n6328 rules/marlborough/rules.yaml:1481:7\n6329 rules/marlborough/rules.yaml:1482:7\n6330 rules/marlborough/rules.yaml:1483:11\n6331 rules/marlborough/rules.yaml:1484:7\n6332 rules/marlborough/rules.yaml:1485:7\n6333 rules/marlborough/rules.yaml:1486:11\n6334 rules/marlborough/rules.yaml:1487:11\n6335 rules/marlborough/rules.yaml:1488:15\n6354 rules/marlborough/rules.yaml:1489:11\n6355 rules/marlborough/rules.yaml:1490:11\n6360 rules/marlborough/rules.yaml:1321:7\n6378 rules/marlborough/rules.yaml:1322:7\n6379 rules/marlborough/rules.yaml:1323:7\n6380 rules/marlborough/rules.yaml:1324:11\n6404 rules/marlborough/rules.yaml:1325:7\n6405 rules/marlborough/rules.yaml:1326:7\n6406 rules/marlborough/rules.yaml:1327:11\n6407 rules/marlborough/rules.yaml:1329:11\n6408 rules/marlborough/rules.yaml:1330:7\n6409 rules/marlborough/rules.yaml:1331:7\n6410 rules/marlborough/rules.yaml:1332:7\n6411 rules/marlborough/rules.yaml:1333:7\n6427 rules/marlborough/rules.yaml:1334:7\n6441 rules/marlborough/rules.yaml:1335:7\n6442 rules/marlborough/rules.yaml:1336:11\n6443 rules/marlborough/rules.yaml:1338:7\n6452 rules/marlborough/rules.yaml:1339:11\n6453 rules/marlborough/rules.yaml:1340:11\n6454 rules/marlborough/rules.yaml:1341:7\n6465 rules/marlborough/rules.yaml:1342:7\n6466 rules/marlborough/rules.yaml:1343:7\n6467 rules/marlborough/rules.yaml:1344:11\n6468 rules/marlborough/rules.yaml:1345:11\n6469 rules/marlborough/rules.yaml:1346:15\n6470 rules/marlborough/rules.yaml:1347:11\n6471 rules/marlborough/rules.yaml:1348:15\n6473 rules/marlborough/rules.yaml:1351:15\n6474 rules/marlborough/rules.yaml:1353:7\n6475 rules/marlborough/rules.yaml:1354:7\n6476 rules/marlborough/rules.yaml:1355:11\n6488 rules/marlborough/rules.yaml:1356:7\n6489 rules/marlborough/rules.yaml:1357:11\n6490 rules/marlborough/rules.yaml:1358:7\n6491 rules/marlborough/rules.yaml:1359:7\n6492 rules/marlborough/rules.yaml:1360:11\n6493 rules/marlborough/rules.yaml:1361:15\n6495 rules/marlborough/rules.yaml:1362:15\n6498 rules/marlborough/rules.yaml:1366:7\n6499 rules/marlborough/rules.yaml:1367:11\n6500 rules/marlborough/rules.yaml:1369:11\n6501 rules/marlborough/rules.yaml:1370:15\n6502 rules/marlborough/rules.yaml:1371:15\n6503 rules/marlborough/rules.yaml:1372:19\n6510 rules/marlborough/rules.yaml:1373:19\n6511 rules/marlborough/rules.yaml:1374:7\n6521 rules/marlborough/rules.yaml:1375:7\n6522 rules/marlborough/rules.yaml:1376:11\n6523 rules/marlborough/rules.yaml:1377:7\n6524 rules/marlborough/rules.yaml:1378:7\n6525 rules/marlborough/rules.yaml:1379:11\n6526 rules/marlborough/rules.yaml:1380:7\n6527 rules/marlborough/rules.yaml:1381:7\n6528 rules/marlborough/rules.yaml:1382:11\n6529 rules/marlborough/rules.yaml:1383:11\n6530 rules/marlborough/rules.yaml:1384:15\n6537 rules/marlborough/rules.yaml:1385:15\n6538 rules/marlborough/rules.yaml:1386:15\n6539 rules/marlborough/rules.yaml:1387:19\n6540 rules/marlborough/rules.yaml:1389:11\n6549 rules/marlborough/rules.yaml:1390:11\n6550 rules/marlborough/rules.yaml:1391:15\n6556 rules/marlborough/rules.yaml:1392:11\n6557 rules/marlborough/rules.yaml:1393:15\n6563 rules/marlborough/rules.yaml:1394:11\n6564 rules/marlborough/rules.yaml:1395:11\n6565 rules/marlborough/rules.yaml:1396:11\n6566 rules/marlborough/rules.yaml:1397:11\n6567 rules/marlborough/rules.yaml:1398:15\n6568 rules/marlborough/rules.yaml:1399:11\n6573 rules/marlborough/rules.yaml:1981:7\n6576 rules/marlborough/rules.yaml:1982:11\n6577 rules/marlborough/rules.yaml:1983:11\n6578 rules/marlborough/rules.yaml:1984:11\n6579 rules/marlborough/rules.yaml:1985:15\n6585 rules/marlborough/rules.yaml:1987:15\n6589 rules/marlborough/flow.yaml:11:7\n6590 rules/marlborough/flow.yaml:12:11\n6597 rules/marlborough/rules.yaml:941:7\n6598 rules/marlborough/rules.yaml:942:7\n6599 rules/marlborough/rules.yaml:943:7\n6600 rules/marlborough/rules.yaml:944:11\n6601 rules/marlborough/rules.yaml:945:11\n6602 rules/marlborough/rules.yaml:946:15\n6603 rules/marlborough/rules.yaml:947:15\n6604 rules/marlborough/rules.yaml:948:7\n6609 rules/marlborough/rules.yaml:949:11\n6610 rules/marlborough/rules.yaml:950:11\n6617 rules/marlborough/rules.yaml:951:11\n6618 rules/marlborough/rules.yaml:952:11\n6619 rules/marlborough/rules.yaml:953:11\n6620 rules/marlborough/rules.yaml:954:7\n6621 rules/marlborough/rules.yaml:955:11\n6626 rules/marlborough/rules.yaml:1549:7\n6627 rules/marlborough/rules.yaml:1550:7\n6628 rules/marlborough/rules.yaml:1551:11\n6629 rules/marlborough/rules.yaml:1552:11\n6630 rules/marlborough/rules.yaml:1553:7\n6633 rules/marlborough/rules.yaml:1554:7\n6634 rules/marlborough/rules.yaml:1555:7\n6642 rules/marlborough/rules.yaml:1999:7\n6643 rules/marlborough/rules.yaml:2000:7\n6644 rules/marlborough/rules.yaml:2001:11\n6645 rules/marlborough/rules.yaml:2002:11\n6652 rules/marlborough/rules.yaml:2003:15\n6653 rules/marlborough/rules.yaml:2004:15\n6665 rules/marlborough/rules.yaml:2005:15\n6687 rules/marlborough/rules.yaml:2006:15\n6688 rules/marlborough/rules.yaml:2007:15\n6689 rules/marlborough/rules.yaml:2008:19\n6696 rules/marlborough/rules.yaml:2009:19\n6697 rules/marlborough/rules.yaml:2010:23\n6700 rules/marlborough/rules.yaml:2011:23\n6701 rules/marlborough/rules.yaml:2013:19\n6702 rules/marlborough/rules.yaml:2014:23\n6703 rules/marlborough/rules.yaml:2015:23\n6708 rules/marlborough/rules.yaml:1647:7\n6712 rules/marlborough/rules.yaml:1648:7\n6713 rules/marlborough/rules.yaml:1649:11\n6714 rules/marlborough/rules.yaml:1650:11\n6715 rules/marlborough/rules.yaml:1651:7\n6716 rules/marlborough/rules.yaml:1652:11\n6720 rules/marlborough/flow.yaml:104:7\n6721 rules/marlborough/flow.yaml:105:11\n6725 rules/marlborough/flow.yaml:50:7\n6728 rules/marlborough/flow.yaml:51:11\n6729 rules/marlborough/flow.yaml:52:15\n6733 rules/marlborough/flow.yaml:67:7\n6736 rules/marlborough/flow.yaml:68:11\n6737 rules/marlborough/flow.yaml:69:15\n6741 rules/marlborough/flow.yaml:85:7\n6745 rules/marlborough/flow.yaml:61:7\n6746 rules/marlborough/flow.yaml:62:11\n6747 rules/marlborough/flow.yaml:63:15\n6751 rules/marlborough/flow.yaml:89:7\n6752 rules/marlborough/flow.yaml:90:11\n6756 rules/marlborough/flow.yaml:45:7\n6757 rules/marlborough/flow.yaml:46:11\n6761 rules/marlborough/flow.yaml:79:7\n6762 rules/marlborough/flow.yaml:80:11\n6763 rules/marlborough/flow.yaml:81:15\n6767 rules/marlborough/flow.yaml:56:7\n6768 rules/marlborough/flow.yaml:57:11\n6773 rules/marlborough/rules.yaml:1043:7\n6779 rules/marlborough/rules.yaml:1044:7\n6780 rules/marlborough/rules.yaml:1045:11\n6781 rules/marlborough/rules.yaml:1046:7\n6788 rules/marlborough/rules.yaml:1047:7\n6793 rules/marlborough/rules.yaml:2095:7\n6798 rules/marlborough/rules.yaml:2096:7\n6799 rules/marlborough/rules.yaml:2098:11\n6800 rules/marlborough/rules.yaml:2099:7\n6801 rules/marlborough/rules.yaml:2100:7\n6821 rules/marlborough/rules.yaml:1018:7\n6822 rules/marlborough/rules.yaml:1019:7\n6830 rules/marlborough/rules.yaml:1020:11\n6831 rules/marlborough/rules.yaml:1021:7\n6877 rules/marlborough/rules.yaml:1022:7\n6878 rules/marlborough/rules.yaml:1023:11\n6879 rules/marlborough/rules.yaml:1024:7\n6897 rules/marlborough/rules.yaml:1025:7\n6903 rules/marlborough/rules.yaml:1026:7\n6904 rules/marlborough/rules.yaml:1027:11\n6906 rules/marlborough/rules.yaml:1028:11\n6910 rules/marlborough/rules.yaml:1029:15\n6911 rules/marlborough/rules.yaml:1030:7\n6912 rules/marlborough/rules.yaml:1031:11\n6913 rules/marlborough/rules.yaml:1032:11\n6914 rules/marlborough/rules.yaml:1033:7\n6936 rules/marlborough/rules.yaml:1034:11\n6949 rules/marlborough/rules.yaml:1035:15\n6951 rules/marlborough/rules.yaml:1036:15\n7001 rules/marlborough/rules.yaml:1125:7\n7002 rules/marlborough/rules.yaml:1126:7\n7019 rules/marlborough/rules.yaml:1127:7\n7020 rules/marlborough/rules.yaml:1128:11\n7022 rules/marlborough/rules.yaml:1129:7\n7023 rules/marlborough/rules.yaml:1130:11\n7025 rules/marlborough/rules.yaml:1131:7\n7028 rules/marlborough/rules.yaml:1132:7\n7029 rules/marlborough/rules.yaml:1133:7\n7030 rules/marlborough/rules.yaml:1134:7\n7035 rules/marlborough/rules.yaml:1135:11\n7036 rules/marlborough/rules.yaml:1136:11\n7064 rules/marlborough/rules.yaml:1139:11\n7065 rules/marlborough/rules.yaml:1140:11\n7066 rules/marlborough/rules.yaml:1141:11\n7067 rules/marlborough/rules.yaml:1143:19\n7068 rules/marlborough/rules.yaml:1144:23\n7070 rules/marlborough/rules.yaml:1146:23\n7071 rules/marlborough/rules.yaml:1147:23\n7081 rules/marlborough/rules.yaml:1153:19\n7084 rules/marlborough/rules.yaml:1149:19\n7088 rules/marlborough/rules.yaml:1151:19\n7097 rules/marlborough/rules.yaml:1155:11\n7098 rules/marlborough/rules.yaml:1156:11\n7101 rules/marlborough/rules.yaml:1157:11\n7106 rules/marlborough/rules.yaml:1158:11\n7107 rules/marlborough/rules.yaml:1159:11\n7128 rules/marlborough/rules.yaml:1160:15\n7179 rules/marlborough/rules.yaml:1163:15\n7180 rules/marlborough/rules.yaml:1164:15\n7186 rules/marlborough/rules.yaml:1166:15\n7198 rules/marlborough/rules.yaml:1167:15\n7199 rules/marlborough/rules.yaml:1168:15\n7216 rules/marlborough/rules.yaml:1169:15\n7217 rules/marlborough/rules.yaml:1170:15\n7223 rules/marlborough/rules.yaml:1172:15\n7235 rules/marlborough/rules.yaml:1173:15\n7236 rules/marlborough/rules.yaml:1174:15\n7253 rules/marlborough/rules.yaml:1175:15\n7254 rules/marlborough/rules.yaml:1176:15\n7257 rules/marlborough/rules.yaml:1177:11\n7258 rules/marlborough/rules.yaml:1178:11\n7259 rules/marlborough/rules.yaml:1179:11\n7260 rules/marlborough/rules.yaml:1180:11\n7261 rules/marlborough/rules.yaml:1181:11\n7262 rules/marlborough/rules.yaml:1182:11\n7263 rules/marlborough/rules.yaml:1183:11\n7274 rules/marlborough/rules.yaml:1185:19\n7281 rules/marlborough/rules.yaml:1186:19\n7298 rules/marlborough/rules.yaml:1187:23\n7299 rules/marlborough/rules.yaml:1188:23\n7303 rules/marlborough/rules.yaml:1190:19\n7308 rules/marlborough/rules.yaml:1195:23\n7311 rules/marlborough/rules.yaml:1191:23\n7315 rules/marlborough/rules.yaml:1193:23\n7319 rules/marlborough/rules.yaml:1197:19\n7320 rules/marlborough/rules.yaml:1198:19\n7333 rules/marlborough/rules.yaml:1199:19\n7336 rules/marlborough/rules.yaml:1202:23\n7339 rules/marlborough/rules.yaml:1200:23\n7343 rules/marlborough/rules.yaml:1204:19\n7350 rules/marlborough/rules.yaml:1205:19\n7357 rules/marlborough/rules.yaml:1206:19\n7382 rules/marlborough/rules.yaml:1207:23\n7386 rules/marlborough/rules.yaml:1209:19\n7429 rules/marlborough/rules.yaml:2458:3\n7434 rules/marlborough/rules.yaml:2458:3\n7436 rules/marlborough/rules.yaml:2458:3\n7437 rules/marlborough/rules.yaml:2458:3\n7438 rules/marlborough/rules.yaml:2458:3\n7439 rules/marlborough/rules.yaml:2458:3\n7440 rules/marlborough/rules.yaml:2458:3\n7441 rules/marlborough/rules.yaml:2458:3\n7454 rules/marlborough/rules.yaml:2458:3\n7455 rules/marlborough/rules.yaml:2458:3\n7467 rules/marlborough/rules.yaml:2458:3\n7473 rules/marlborough/rules.yaml:2458:3\n7486 rules/marlborough/rules.yaml:2458:3\n7487 rules/marlborough/rules.yaml:2458:3\n7509 rules/marlborough/rules.yaml:2458:3\n7549 rules/marlborough/rules.yaml:2458:3\n7550 rules/marlborough/rules.yaml:2458:3\n7552 rules/marlborough/rules.yaml:2458:3\n7553 rules/marlborough/rules.yaml:2458:3\n7557 rules/marlborough/rules.yaml:2458:3\n7598 rules/marlborough/rules.yaml:1220:7\n7599 rules/marlborough/rules.yaml:1221:7\n7608 rules/marlborough/rules.yaml:1222:7\n7627 rules/marlborough/rules.yaml:1223:7\n7628 rules/marlborough/rules.yaml:1224:7\n7629 rules/marlborough/rules.yaml:1225:7\n7630 rules/marlborough/rules.yaml:1226:7\n7631 rules/marlborough/rules.yaml:1227:11\n7632 rules/marlborough/rules.yaml:1228:7\n7633 rules/marlborough/rules.yaml:1229:7\n7634 rules/marlborough/rules.yaml:1230:7\n7642 rules/marlborough/rules.yaml:1231:7\n7650 rules/marlborough/rules.yaml:1232:7\n7651 rules/marlborough/rules.yaml:1233:7\n7652 rules/marlborough/rules.yaml:1234:7\n7653 rules/marlborough/rules.yaml:1235:7\n7654 rules/marlborough/rules.yaml:1236:7\n7655 rules/marlborough/rules.yaml:1237:7\n7656 rules/marlborough/rules.yaml:1238:7\n7702 rules/marlborough/rules.yaml:1239:7\n7703 rules/marlborough/rules.yaml:1240:7\n7704 rules/marlborough/rules.yaml:1241:7\n7705 rules/marlborough/rules.yaml:1242:7\n7732 rules/marlborough/rules.yaml:1243:7\n7784 rules/marlborough/rules.yaml:1244:7\n7785 rules/marlborough/rules.yaml:1245:11\n7812 rules/marlborough/rules.yaml:1246:7\n7813 rules/marlborough/rules.yaml:1247:7\n7824 rules/marlborough/rules.yaml:1249:15\n7825 rules/marlborough/rules.yaml:1250:19\n7826 rules/marlborough/rules.yaml:1251:15\n7833 rules/marlborough/rules.yaml:1252:15\n7840 rules/marlborough/rules.yaml:1253:15\n7845 rules/marlborough/rules.yaml:1254:19\n7849 rules/marlborough/rules.yaml:1256:15\n7859 rules/marlborough/rules.yaml:1257:15\n7866 rules/marlborough/rules.yaml:1258:15\n7873 rules/marlborough/rules.yaml:1259:15\n7880 rules/marlborough/rules.yaml:1260:15\n7885 rules/marlborough/rules.yaml:1261:19\n7889 rules/marlborough/rules.yaml:1263:15\n7890 rules/marlborough/rules.yaml:1264:15\n7897 rules/marlborough/rules.yaml:1265:15\n7904 rules/marlborough/rules.yaml:1266:15\n7919 rules/marlborough/rules.yaml:1267:19\n7922 rules/marlborough/rules.yaml:1269:15\n7929 rules/marlborough/rules.yaml:1270:15\n7936 rules/marlborough/rules.yaml:1271:15\n7949 rules/marlborough/rules.yaml:1272:19\n7950 rules/marlborough/rules.yaml:1273:19\n7951 rules/marlborough/rules.yaml:1274:15\n7958 rules/marlborough/rules.yaml:1275:15\n7965 rules/marlborough/rules.yaml:1276:15\n7970 rules/marlborough/rules.yaml:1277:19\n7974 rules/marlborough/rules.yaml:1279:15\n7975 rules/marlborough/rules.yaml:1280:19\n7976 rules/marlborough/rules.yaml:1281:15\n7977 rules/marlborough/rules.yaml:1282:15\n7978 rules/marlborough/rules.yaml:1283:15\n7985 rules/marlborough/rules.yaml:1284:15\n7992 rules/marlborough/rules.yaml:1285:15\n7997 rules/marlborough/rules.yaml:1286:19\n8017 rules/marlborough/rules.yaml:1911:7\n8018 rules/marlborough/rules.yaml:1912:7\n8019 rules/marlborough/rules.yaml:1913:7\n8043 rules/marlborough/rules.yaml:1914:7\n8044 rules/marlborough/rules.yaml:1915:11\n8047 rules/marlborough/rules.yaml:1916:7\n8048 rules/marlborough/rules.yaml:1917:7\n8080 rules/marlborough/rules.yaml:1740:7\n8097 rules/marlborough/rules.yaml:1741:11\n8098 rules/marlborough/rules.yaml:1742:11\n8119 rules/marlborough/rules.yaml:1743:15\n8126 rules/marlborough/rules.yaml:1744:15\n8166 rules/marlborough/rules.yaml:1745:15\n8167 rules/marlborough/rules.yaml:1746:19\n8168 rules/marlborough/rules.yaml:1747:19\n8174 rules/marlborough/rules.yaml:1749:19\n8175 rules/marlborough/rules.yaml:1750:19\n8183 rules/marlborough/rules.yaml:1751:23\n8198 rules/marlborough/rules.yaml:1752:19\n8200 rules/marlborough/rules.yaml:1753:19\n8201 rules/marlborough/rules.yaml:1754:19\n8232 rules/marlborough/rules.yaml:1885:7\n8233 rules/marlborough/rules.yaml:1886:7\n8234 rules/marlborough/rules.yaml:1887:7\n8235 rules/marlborough/rules.yaml:1888:7\n8265 rules/marlborough/rules.yaml:1891:7\n8266 rules/marlborough/rules.yaml:1892:7\n8267 rules/marlborough/rules.yaml:1893:7\n8268 rules/marlborough/rules.yaml:1894:11\n8271 rules/marlborough/rules.yaml:1895:7\n8272 rules/marlborough/rules.yaml:1896:11\n8275 rules/marlborough/rules.yaml:1897:7\n8276 rules/marlborough/rules.yaml:1898:7\n8277 rules/marlborough/rules.yaml:1899:7\n8278 rules/marlborough/rules.yaml:1900:7\n8279 rules/marlborough/rules.yaml:1901:7\n8280 rules/marlborough/rules.yaml:1902:7\n8309 rules/marlborough/rules.yaml:1953:7\n8318 rules/marlborough/rules.yaml:1954:7\n8324 rules/marlborough/rules.yaml:1955:7\n8325 rules/marlborough/rules.yaml:1956:11\n8326 rules/marlborough/rules.yaml:1957:7\n8327 rules/marlborough/rules.yaml:1958:7\n8334 rules/marlborough/rules.yaml:1959:7\n8361 rules/marlborough/rules.yaml:1843:7\n8362 rules/marlborough/rules.yaml:1844:7\n8363 rules/marlborough/rules.yaml:1845:11\n8372 rules/marlborough/rules.yaml:1847:11\n8376 rules/marlborough/rules.yaml:1849:11\n8377 rules/marlborough/rules.yaml:1850:11\n8388 rules/marlborough/rules.yaml:1851:11\n8389 rules/marlborough/rules.yaml:1852:15\n8392 rules/marlborough/rules.yaml:1853:15\n8397 rules/marlborough/rules.yaml:1855:15\n8404 rules/marlborough/rules.yaml:1856:15\n8410 rules/marlborough/rules.yaml:1858:11\n8429 rules/marlborough/rules.yaml:1859:11\n8432 rules/marlborough/rules.yaml:1863:19\n8433 rules/marlborough/rules.yaml:1864:19\n8440 rules/marlborough/rules.yaml:1861:19\n8444 rules/marlborough/rules.yaml:1866:19\n8453 rules/marlborough/rules.yaml:1867:23\n8457 rules/marlborough/rules.yaml:1869:23\n8458 rules/marlborough/rules.yaml:1870:23\n8462 rules/marlborough/rules.yaml:1872:19\n8463 rules/marlborough/rules.yaml:1873:19\n8486 rules/marlborough/rules.yaml:1926:7\n8487 rules/marlborough/rules.yaml:1927:7\n8501 rules/marlborough/rules.yaml:1928:11\n8502 rules/marlborough/rules.yaml:1929:11\n8525 rules/marlborough/rules.yaml:1930:11\n8526 rules/marlborough/rules.yaml:1931:11\n8535 rules/marlborough/rules.yaml:1932:15\n8564 rules/marlborough/rules.yaml:1933:15\n8565 rules/marlborough/rules.yaml:1934:19\n8571 rules/marlborough/rules.yaml:1936:19\n8572 rules/marlborough/rules.yaml:1937:19\n8580 rules/marlborough/rules.yaml:1938:23\n8590 rules/marlborough/rules.yaml:1939:19\n8595 rules/marlborough/rules.yaml:1940:23\n8600 rules/marlborough/rules.yaml:1942:23\n8629 rules/marlborough/rules.yaml:1803:7\n8636 rules/marlborough/rules.yaml:1804:7\n8644 rules/marlborough/rules.yaml:1805:7\n8645 rules/marlborough/rules.yaml:1806:11\n8646 rules/marlborough/rules.yaml:1807:11\n8651 rules/marlborough/rules.yaml:1809:11\n8657 rules/marlborough/rules.yaml:1810:11\n8662 rules/marlborough/rules.yaml:1811:11\n8663 rules/marlborough/rules.yaml:1812:11\n8673 rules/marlborough/rules.yaml:1813:15\n8684 rules/marlborough/rules.yaml:1815:15\n8692 rules/marlborough/rules.yaml:1816:11\n8694 rules/marlborough/rules.yaml:1817:11\n8717 rules/marlborough/rules.yaml:835:7\n8720 rules/marlborough/rules.yaml:836:7\n8728 rules/marlborough/rules.yaml:837:11\n8740 rules/marlborough/rules.yaml:838:11\n8741 rules/marlborough/rules.yaml:839:15\n8744 rules/marlborough/rules.yaml:840:11\n8745 rules/marlborough/rules.yaml:841:11\n8748 rules/marlborough/rules.yaml:842:7\n8749 rules/marlborough/rules.yaml:843:7\n8762 rules/marlborough/rules.yaml:844:11\n8765 rules/marlborough/rules.yaml:847:15\n8766 rules/marlborough/rules.yaml:848:15\n8772 rules/marlborough/rules.yaml:845:15\n8779 rules/marlborough/rules.yaml:849:11\n8801 rules/marlborough/rules.yaml:2424:7\n8802 rules/marlborough/rules.yaml:2425:7\n8813 rules/marlborough/rules.yaml:2426:11\n8832 rules/marlborough/rules.yaml:2427:11\n8850 rules/marlborough/rules.yaml:2428:11\n8851 rules/marlborough/rules.yaml:2429:15\n8860 rules/marlborough/rules.yaml:2431:15\n8868 rules/marlborough/rules.yaml:2432:15\n8869 rules/marlborough/rules.yaml:2433:19\n8871 rules/marlborough/rules.yaml:2435:19\n8874 rules/marlborough/rules.yaml:2436:19\n8875 rules/marlborough/rules.yaml:2437:19\n8876 rules/marlborough/rules.yaml:2438:19\n8877 rules/marlborough/rules.yaml:2439:19\n8878 rules/marlborough/rules.yaml:2440:23\n8882 rules/marlborough/rules.yaml:2441:7\n8897 rules/marlborough/rules.yaml:1825:7\n8898 rules/marlborough/rules.yaml:1826:7\n8909 rules/marlborough/rules.yaml:1827:7\n8910 rules/marlborough/rules.yaml:1829:15\n8911 rules/marlborough/rules.yaml:1830:19\n8919 rules/marlborough/rules.yaml:1831:23\n8922 rules/marlborough/rules.yaml:1833:15\n8925 rules/marlborough/rules.yaml:1835:15\n8927 rules/marlborough/rules.yaml:1836:7\n8946 rules/marlborough/rules.yaml:1055:7\n8947 rules/marlborough/rules.yaml:1056:11\n8948 rules/marlborough/rules.yaml:1057:7\n8949 rules/marlborough/rules.yaml:1058:7\n8954 rules/marlborough/rules.yaml:1070:15\n8957 rules/marlborough/rules.yaml:1060:15\n8958 rules/marlborough/rules.yaml:1061:15\n8959 rules/marlborough/rules.yaml:1062:15\n8966 rules/marlborough/rules.yaml:1063:15\n8969 rules/marlborough/rules.yaml:1065:15\n8970 rules/marlborough/rules.yaml:1066:15\n8971 rules/marlborough/rules.yaml:1067:15\n8978 rules/marlborough/rules.yaml:1068:15\n8996 rules/marlborough/rules.yaml:1567:7\n9021 rules/marlborough/rules.yaml:1568:11\n9026 rules/marlborough/rules.yaml:1569:11\n9040 rules/marlborough/rules.yaml:1570:15\n9041 rules/marlborough/rules.yaml:1571:15\n9072 rules/marlborough/rules.yaml:1081:7\n9073 rules/marlborough/rules.yaml:1082:7\n9087 rules/marlborough/rules.yaml:1083:7\n9088 rules/marlborough/rules.yaml:1084:11\n9089 rules/marlborough/rules.yaml:1085:15\n9090 rules/marlborough/rules.yaml:1086:7\n9091 rules/marlborough/rules.yaml:1087:7\n9100 rules/marlborough/rules.yaml:1088:7\n9105 rules/marlborough/rules.yaml:1089:11\n9106 rules/marlborough/rules.yaml:1090:11\n9107 rules/marlborough/rules.yaml:1091:11\n9119 rules/marlborough/rules.yaml:1092:11\n9128 rules/marlborough/rules.yaml:1093:11\n9129 rules/marlborough/rules.yaml:1094:15\n9130 rules/marlborough/rules.yaml:1095:19\n9138 rules/marlborough/rules.yaml:1097:15\n9151 rules/marlborough/rules.yaml:1098:15\n9152 rules/marlborough/rules.yaml:1099:19\n9154 rules/marlborough/rules.yaml:1100:15\n9157 rules/marlborough/rules.yaml:1101:7\n9158 rules/marlborough/rules.yaml:1102:7\n9199 rules/marlborough/rules.yaml:2284:7\n9200 rules/marlborough/rules.yaml:2285:7\n9210 rules/marlborough/rules.yaml:2286:7\n9215 rules/marlborough/rules.yaml:2287:7\n9239 rules/marlborough/rules.yaml:2288:7\n9240 rules/marlborough/rules.yaml:2289:11\n9241 rules/marlborough/rules.yaml:2290:7\n9258 rules/marlborough/rules.yaml:2291:7\n9259 rules/marlborough/rules.yaml:2292:11\n9260 rules/marlborough/rules.yaml:2293:7\n9271 rules/marlborough/rules.yaml:2294:11\n9285 rules/marlborough/rules.yaml:2295:11\n9286 rules/marlborough/rules.yaml:2296:11\n9287 rules/marlborough/rules.yaml:2297:11\n9288 rules/marlborough/rules.yaml:2298:15\n9289 rules/marlborough/rules.yaml:2299:19\n9295 rules/marlborough/rules.yaml:2301:15\n9296 rules/marlborough/rules.yaml:2302:15\n9297 rules/marlborough/rules.yaml:2303:19\n9309 rules/marlborough/rules.yaml:2305:19\n9335 rules/marlborough/rules.yaml:2306:19\n9339 rules/marlborough/rules.yaml:2307:7\n9350 rules/marlborough/rules.yaml:2308:11\n9351 rules/marlborough/rules.yaml:2309:11\n9352 rules/marlborough/rules.yaml:2310:11\n9353 rules/marlborough/rules.yaml:2311:11\n9362 rules/marlborough/rules.yaml:2312:11\n9363 rules/marlborough/rules.yaml:2313:11\n9366 rules/marlborough/rules.yaml:2314:11\n9372 rules/marlborough/rules.yaml:2315:15\n9384 rules/marlborough/rules.yaml:2316:19\n9401 rules/marlborough/rules.yaml:2317:19\n9421 rules/marlborough/rules.yaml:2318:23\n9458 rules/marlborough/rules.yaml:2319:23\n9459 rules/marlborough/rules.yaml:2320:23\n9463 rules/marlborough/rules.yaml:2321:7\n9464 rules/marlborough/rules.yaml:2322:11\n9486 rules/marlborough/rules.yaml:1501:7\n9487 rules/marlborough/rules.yaml:1502:7\n9503 rules/marlborough/rules.yaml:1503:7\n9514 rules/marlborough/rules.yaml:1504:11\n9541 rules/marlborough/rules.yaml:1505:15\n9554 rules/marlborough/rules.yaml:1506:15\n9560 rules/marlborough/rules.yaml:1507:19\n9561 rules/marlborough/rules.yaml:1508:19\n9564 rules/marlborough/rules.yaml:1518:23\n9568 rules/marlborough/rules.yaml:1509:23\n9569 rules/marlborough/rules.yaml:1510:23\n9605 rules/marlborough/rules.yaml:1511:23\n9606 rules/marlborough/rules.yaml:1512:27\n9608 rules/marlborough/rules.yaml:1513:23\n9620 rules/marlborough/rules.yaml:1514:23\n9621 rules/marlborough/rules.yaml:1515:27\n9622 rules/marlborough/rules.yaml:1516:31\n9651 rules/marlborough/rules.yaml:2479:3\n9656 rules/marlborough/rules.yaml:2479:3\n9658 rules/marlborough/rules.yaml:2479:3\n9659 rules/marlborough/rules.yaml:2479:3\n9660 rules/marlborough/rules.yaml:2479:3\n9661 rules/marlborough/rules.yaml:2479:3\n9662 rules/marlborough/rules.yaml:2479:3\n9663 rules/marlborough/rules.yaml:2479:3\n9676 rules/marlborough/rules.yaml:2479:3\n9677 rules/marlborough/rules.yaml:2479:3\n9689 rules/marlborough/rules.yaml:2479:3\n9695 rules/marlborough/rules.yaml:2479:3\n9700 rules/marlborough/rules.yaml:2479:3\n9701 rules/marlborough/rules.yaml:2479:3\n9723 rules/marlborough/rules.yaml:2479:3\n9763 rules/marlborough/rules.yaml:2479:3\n9764 rules/marlborough/rules.yaml:2479:3\n9766 rules/marlborough/rules.yaml:2479:3\n9767 rules/marlborough/rules.yaml:2479:3\n9771 rules/marlborough/rules.yaml:2479:3\n9789 rules/marlborough/rules.yaml:2130:7\n9794 rules/marlborough/rules.yaml:2131:7\n9802 rules/marlborough/rules.yaml:2132:11\n9808 rules/marlborough/rules.yaml:2133:11\n9809 rules/marlborough/rules.yaml:2134:15\n9810 rules/marlborough/rules.yaml:2135:15\n9812 rules/marlborough/rules.yaml:2137:15\n9836 rules/marlborough/rules.yaml:1109:7\n9837 rules/marlborough/rules.yaml:1110:7\n9840 rules/marlborough/rules.yaml:1114:11\n9848 rules/marlborough/rules.yaml:1111:11\n9854 rules/marlborough/rules.yaml:1112:11\n9870 rules/marlborough/rules.yaml:1718:7\n9871 rules/marlborough/rules.yaml:1719:7\n9872 rules/marlborough/rules.yaml:1720:7\n9877 rules/marlborough/rules.yaml:1721:11\n9894 rules/marlborough/rules.yaml:1774:7\n9895 rules/marlborough/rules.yaml:1775:7\n9896 rules/marlborough/rules.yaml:1776:7\n9897 rules/marlborough/rules.yaml:1777:7\n9933 rules/marlborough/rules.yaml:1585:7\n9958 rules/marlborough/rules.yaml:1586:11\n9959 rules/marlborough/rules.yaml:1587:11\n9960 rules/marlborough/rules.yaml:1588:11\n9961 rules/marlborough/rules.yaml:1589:15\n9970 rules/marlborough/rules.yaml:1591:15\n9983 rules/marlborough/rules.yaml:1592:15\n9985 rules/marlborough/rules.yaml:1593:15\n9989 rules/marlborough/rules.yaml:1594:7\n9996 rules/marlborough/rules.yaml:1595:7\n9997 rules/marlborough/rules.yaml:1596:7\n10002 rules/marlborough/rules.yaml:1597:7\n10010 rules/marlborough/rules.yaml:1598:11\n10023 rules/marlborough/rules.yaml:1599:11\n10028 rules/marlborough/rules.yaml:1600:15\n10031 rules/marlborough/rules.yaml:1601:15\n10038 rules/marlborough/rules.yaml:1602:15\n10039 rules/marlborough/rules.yaml:1603:15\n10042 rules/marlborough/rules.yaml:1604:7\n10043 rules/marlborough/rules.yaml:1605:7\n10054 rules/marlborough/rules.yaml:1606:11\n10057 rules/marlborough/rules.yaml:1607:11\n10112 rules/marlborough/rules.yaml:1608:11\n10113 rules/marlborough/rules.yaml:1609:15\n10122 rules/marlborough/rules.yaml:1611:15\n10128 rules/marlborough/rules.yaml:1612:15\n10129 rules/marlborough/rules.yaml:1613:19\n10131 rules/marlborough/rules.yaml:1615:19\n10134 rules/marlborough/rules.yaml:1616:19\n10135 rules/marlborough/rules.yaml:1617:19\n10139 rules/marlborough/rules.yaml:1618:7\n10140 rules/marlborough/rules.yaml:1619:7\n10151 rules/marlborough/rules.yaml:1620:11\n10179 rules/marlborough/rules.yaml:1621:11\n10180 rules/marlborough/rules.yaml:1622:15\n10189 rules/marlborough/rules.yaml:1624:15\n10197 rules/marlborough/rules.yaml:1625:15\n10198 rules/marlborough/rules.yaml:1626:19\n10204 rules/marlborough/rules.yaml:1628:19\n10209 rules/marlborough/rules.yaml:1629:19\n10212 rules/marlborough/rules.yaml:1630:19\n10213 rules/marlborough/rules.yaml:1631:19\n10217 rules/marlborough/rules.yaml:1632:23\n10219 rules/marlborough/rules.yaml:1633:23\n10228 rules/marlborough/rules.yaml:1635:23\n10241 rules/marlborough/rules.yaml:1636:23\n10243 rules/marlborough/rules.yaml:1637:23\n10309 rules/marlborough/rules.yaml:1528:7\n10330 rules/marlborough/rules.yaml:1529:7\n10335 rules/marlborough/rules.yaml:1530:11\n10336 rules/marlborough/rules.yaml:1531:7\n10337 rules/marlborough/rules.yaml:1532:7\n10358 rules/marlborough/rules.yaml:1533:7\n10359 rules/marlborough/rules.yaml:1534:11\n10360 rules/marlborough/rules.yaml:1535:11\n10361 rules/marlborough/rules.yaml:1536:15\n10362 rules/marlborough/rules.yaml:1537:11\n10363 rules/marlborough/rules.yaml:1538:7\n10376 rules/marlborough/rules.yaml:1539:7\n10377 rules/marlborough/rules.yaml:1540:11\n10379 rules/marlborough/rules.yaml:1541:7\n10405 rules/marlborough/rules.yaml:2517:1\n10406 rules/marlborough/rules.yaml:2517:1\n10407 rules/marlborough/rules.yaml:2517:1\n10418 rules/marlborough/rules.yaml:2517:1\n10419 rules/marlborough/rules.yaml:2517:1\n10431 rules/marlborough/rules.yaml:2517:1\n10450 rules/marlborough/rules.yaml:2517:1\n10484 rules/marlborough/rules.yaml:2517:1\n10485 rules/marlborough/rules.yaml:2517:1\n10491 rules/marlborough/rules.yaml:2517:1\n10492 rules/marlborough/rules.yaml:2517:1\n10493 rules/marlborough/rules.yaml:2517:1\n10494 rules/marlborough/rules.yaml:2517:1\n10495 rules/marlborough/rules.yaml:2517:1\n10496 rules/marlborough/rules.yaml:2517:1\n10507 rules/marlborough/rules.yaml:2517:1\n10530 rules/marlborough/rules.yaml:2517:1\n10573 rules/marlborough/rules.yaml:2517:1\n10574 rules/marlborough/rules.yaml:2517:1\n10575 rules/marlborough/rules.yaml:2517:1\n10579 rules/marlborough/rules.yaml:2517:1\n10580 rules/marlborough/rules.yaml:2517:1\n10581 rules/marlborough/rules.yaml:2517:1\n10582 rules/marlborough/rules.yaml:2517:1\n10608 rules/marlborough/rules.yaml:1784:7\n10614 rules/marlborough/rules.yaml:1785:7\n10635 rules/marlborough/rules.yaml:1786:7\n10636 rules/marlborough/rules.yaml:1787:11\n10637 rules/marlborough/rules.yaml:1788:11\n10643 rules/marlborough/rules.yaml:1789:15\n10644 rules/marlborough/rules.yaml:1790:7\n10671 rules/marlborough/rules.yaml:1791:11\n10696 rules/marlborough/rules.yaml:1792:7\n10717 rules/marlborough/rules.yaml:1793:11\n10753 rules/marlborough/rules.yaml:2115:7\n10772 rules/marlborough/rules.yaml:2116:7\n10773 rules/marlborough/rules.yaml:2117:11\n10774 rules/marlborough/rules.yaml:2118:11\n10775 rules/marlborough/rules.yaml:2119:7\n10786 rules/marlborough/rules.yaml:2120:7\n10804 rules/marlborough/rules.yaml:2121:7\n10806 rules/marlborough/rules.yaml:2122:7\n10846 rules/marlborough/rules.yaml:1408:7\n10847 rules/marlborough/rules.yaml:1409:11\n10848 rules/marlborough/rules.yaml:1410:7\n10849 rules/marlborough/rules.yaml:1411:7\n10850 rules/marlborough/rules.yaml:1412:7\n10861 rules/marlborough/rules.yaml:1413:11\n10866 rules/marlborough/rules.yaml:1414:15\n10870 rules/marlborough/rules.yaml:1416:15\n10877 rules/marlborough/rules.yaml:1417:11\n10882 rules/marlborough/rules.yaml:1418:15\n10889 rules/marlborough/rules.yaml:1419:11\n10890 rules/marlborough/rules.yaml:1420:15\n10892 rules/marlborough/rules.yaml:1422:15\n10893 rules/marlborough/rules.yaml:1423:11\n10907 rules/marlborough/rules.yaml:2452:7\n10909 rules/marlborough/rules.yaml:2453:7\n10920 rules/marlborough/rules.yaml:2454:7\n10924 rules/marlborough/rules.yaml:2455:7\n10945 rules/marlborough/rules.yaml:2168:7\n10946 rules/marlborough/rules.yaml:2169:7\n10947 rules/marlborough/rules.yaml:2170:11\n10948 rules/marlborough/rules.yaml:2171:7\n10965 rules/marlborough/rules.yaml:2172:7\n10969 rules/marlborough/rules.yaml:2173:7\n10970 rules/marlborough/rules.yaml:2174:7\n10977 rules/marlborough/rules.yaml:2175:11\n10978 rules/marlborough/rules.yaml:2176:7\n10989 rules/marlborough/rules.yaml:2177:7\n10990 rules/marlborough/rules.yaml:2178:11\n10991 rules/marlborough/rules.yaml:2179:7\n10992 rules/marlborough/rules.yaml:2180:7\n10993 rules/marlborough/rules.yaml:2181:7\n10994 rules/marlborough/rules.yaml:2182:7\n10995 rules/marlborough/rules.yaml:2183:7\n10996 rules/marlborough/rules.yaml:2185:15\n11007 rules/marlborough/rules.yaml:2187:15\n11011 rules/marlborough/rules.yaml:2189:15\n11015 rules/marlborough/rules.yaml:2191:15\n11022 rules/marlborough/rules.yaml:2192:15\n11026 rules/marlborough/rules.yaml:2194:15\n11033 rules/marlborough/rules.yaml:2195:15\n11042 rules/marlborough/rules.yaml:2196:15\n11050 rules/marlborough/rules.yaml:2197:19\n11056 rules/marlborough/rules.yaml:2198:19\n11059 rules/marlborough/rules.yaml:2199:15\n11146 rules/marlborough/rules.yaml:2147:7\n11147 rules/marlborough/rules.yaml:2148:7\n11148 rules/marlborough/rules.yaml:2149:7\n11149 rules/marlborough/rules.yaml:2150:11\n11150 rules/marlborough/rules.yaml:2151:11\n11151 rules/marlborough/rules.yaml:2152:7\n11154 rules/marlborough/rules.yaml:2153:7\n11155 rules/marlborough/rules.yaml:2154:7\n11158 rules/marlborough/rules.yaml:2155:7\n11159 rules/marlborough/rules.yaml:2156:7\n11166 rules/marlborough/rules.yaml:2157:7\n11167 rules/marlborough/rules.yaml:2158:11\n11184 rules/marlborough/rules.yaml:2255:7\n11185 rules/marlborough/rules.yaml:2256:7\n11196 rules/marlborough/rules.yaml:2257:11\n11206 rules/marlborough/rules.yaml:2258:11\n11211 rules/marlborough/rules.yaml:2259:11\n11212 rules/marlborough/rules.yaml:2260:15\n11221 rules/marlborough/rules.yaml:2262:15\n11227 rules/marlborough/rules.yaml:2263:15\n11228 rules/marlborough/rules.yaml:2264:19\n11230 rules/marlborough/rules.yaml:2266:19\n11233 rules/marlborough/rules.yaml:2267:19\n11234 rules/marlborough/rules.yaml:2268:19\n11257 rules/marlborough/rules.yaml:1681:7\n11258 rules/marlborough/rules.yaml:1682:7\n11259 rules/marlborough/rules.yaml:1683:7\n11260 rules/marlborough/rules.yaml:1684:7\n11271 rules/marlborough/rules.yaml:1685:11\n11281 rules/marlborough/rules.yaml:1686:11\n11282 rules/marlborough/rules.yaml:1687:11\n11283 rules/marlborough/rules.yaml:1688:11\n11284 rules/marlborough/rules.yaml:1689:15\n11295 rules/marlborough/rules.yaml:1691:15\n11308 rules/marlborough/rules.yaml:1692:15\n11315 rules/marlborough/rules.yaml:1694:15\n11328 rules/marlborough/rules.yaml:1695:15\n11329 rules/marlborough/rules.yaml:1696:19\n11331 rules/marlborough/rules.yaml:1698:19\n11335 rules/marlborough/rules.yaml:1699:7\n11338 rules/marlborough/rules.yaml:1700:7\n11363 rules/marlborough/rules.yaml:2027:7\n11364 rules/marlborough/rules.yaml:2028:7\n11365 rules/marlborough/rules.yaml:2029:7\n11366 rules/marlborough/rules.yaml:2030:7\n11367 rules/marlborough/rules.yaml:2031:7\n11368 rules/marlborough/rules.yaml:2032:7\n11369 rules/marlborough/rules.yaml:2034:15\n11370 rules/marlborough/rules.yaml:2035:19\n11372 rules/marlborough/rules.yaml:2037:19\n11377 rules/marlborough/rules.yaml:2044:15\n11378 rules/marlborough/rules.yaml:2045:15\n11385 rules/marlborough/rules.yaml:2053:15\n11388 rules/marlborough/rules.yaml:2039:15\n11391 rules/marlborough/rules.yaml:2042:19\n11394 rules/marlborough/rules.yaml:2040:19\n11398 rules/marlborough/rules.yaml:2047:15\n11399 rules/marlborough/rules.yaml:2048:15\n11403 rules/marlborough/rules.yaml:2050:15\n11404 rules/marlborough/rules.yaml:2051:15\n11434 rules/marlborough/rules.yaml:2382:7\n11435 rules/marlborough/rules.yaml:2383:7\n11436 rules/marlborough/rules.yaml:2384:7\n11454 rules/marlborough/rules.yaml:2385:7\n11455 rules/marlborough/rules.yaml:2386:11\n11458 rules/marlborough/rules.yaml:2387:7\n11459 rules/marlborough/rules.yaml:2388:7\n11460 rules/marlborough/rules.yaml:2389:7\n11469 rules/marlborough/rules.yaml:2390:7\n11470 rules/marlborough/rules.yaml:2391:7\n11471 rules/marlborough/rules.yaml:2392:7\n11472 rules/marlborough/rules.yaml:2393:11\n11473 rules/marlborough/rules.yaml:2394:11\n11474 rules/marlborough/rules.yaml:2395:7\n11475 rules/marlborough/rules.yaml:2396:11\n11476 rules/marlborough/rules.yaml:2397:7\n11477 rules/marlborough/rules.yaml:2398:7\n11495 rules/marlborough/rules.yaml:2399:7\n11496 rules/marlborough/rules.yaml:2400:11\n11497 rules/marlborough/rules.yaml:2401:15\n11499 rules/marlborough/rules.yaml:2402:11\n11500 rules/marlborough/rules.yaml:2403:7\n11513 rules/marlborough/rules.yaml:2404:7\n11514 rules/marlborough/rules.yaml:2405:11\n11515 rules/marlborough/rules.yaml:2406:7\n11528 rules/marlborough/rules.yaml:2407:7\n11533 rules/marlborough/rules.yaml:2408:11\n11534 rules/marlborough/rules.yaml:2409:11\n11559 rules/marlborough/rules.yaml:2410:11\n11560 rules/marlborough/rules.yaml:2411:11\n11580 rules/marlborough/rules.yaml:2362:7\n11581 rules/marlborough/rules.yaml:2363:7\n11589 rules/marlborough/rules.yaml:2364:11\n11595 rules/marlborough/rules.yaml:2365:11\n11600 rules/marlborough/rules.yaml:2366:15\n11606 rules/marlborough/rules.yaml:2367:15\n11608 rules/marlborough/rules.yaml:2368:7\n11639 rules/marlborough/rules.yaml:2336:7\n11647 rules/marlborough/rules.yaml:2337:7\n11648 rules/marlborough/rules.yaml:2338:11\n11649 rules/marlborough/rules.yaml:2339:11\n11650 rules/marlborough/rules.yaml:2340:7\n11651 rules/marlborough/rules.yaml:2341:7\n11654 rules/marlborough/rules.yaml:2342:7\n11655 rules/marlborough/rules.yaml:2343:7\n11656 rules/marlborough/rules.yaml:2344:11\n11657 rules/marlborough/rules.yaml:2345:7\n11658 rules/marlborough/rules.yaml:2346:7\n11675 rules/marlborough/rules.yaml:2347:11\n11676 rules/marlborough/rules.yaml:2348:11\n11685 rules/marlborough/rules.yaml:2349:15\n11698 rules/marlborough/rules.yaml:2350:15\n11699 rules/marlborough/rules.yaml:2351:15\n11701 rules/marlborough/rules.yaml:2352:15\n11721 rules/marlborough/rules.yaml:2212:7\n11732 rules/marlborough/rules.yaml:2213:11\n11733 rules/marlborough/rules.yaml:2214:11\n11754 rules/marlborough/rules.yaml:2215:15\n11762 rules/marlborough/rules.yaml:2216:15\n11763 rules/marlborough/rules.yaml:2217:19\n11766 rules/marlborough/rules.yaml:2218:19\n11767 rules/marlborough/rules.yaml:2219:19\n11792 rules/marlborough/rules.yaml:976:7\n11801 rules/marlborough/rules.yaml:977:7\n11802 rules/marlborough/rules.yaml:978:11\n11803 rules/marlborough/rules.yaml:979:7\n11806 rules/marlborough/rules.yaml:980:11\n11807 rules/marlborough/rules.yaml:981:11\n11808 rules/marlborough/rules.yaml:982:7\n11809 rules/marlborough/rules.yaml:983:11\n11810 rules/marlborough/rules.yaml:984:15\n11811 rules/marlborough/rules.yaml:985:7\n11818 rules/marlborough/rules.yaml:986:7\n11827 rules/marlborough/rules.yaml:987:7\n11828 rules/marlborough/rules.yaml:988:11\n11829 rules/marlborough/rules.yaml:989:7\n11830 rules/marlborough/rules.yaml:990:7\n11831 rules/marlborough/rules.yaml:991:7\n11832 rules/marlborough/rules.yaml:992:7\n11850 rules/marlborough/rules.yaml:993:7\n11853 rules/marlborough/rules.yaml:994:11\n11858 rules/marlborough/rules.yaml:995:7\n11859 rules/marlborough/rules.yaml:996:11\n11860 rules/marlborough/rules.yaml:997:11\n11861 rules/marlborough/rules.yaml:998:15\n11862 rules/marlborough/rules.yaml:999:11\n11863 rules/marlborough/rules.yaml:1000:7\n11876 rules/marlborough/rules.yaml:1001:7\n11877 rules/marlborough/rules.yaml:1002:11\n11879 rules/marlborough/rules.yaml:1003:7\n11902 rules/marlborough/rules.yaml:2498:3\n11907 rules/marlborough/rules.yaml:2498:3\n11909 rules/marlborough/rules.yaml:2498:3\n11910 rules/marlborough/rules.yaml:2498:3\n11911 rules/marlborough/rules.yaml:2498:3\n11912 rules/marlborough/rules.yaml:2498:3\n11913 rules/marlborough/rules.yaml:2498:3\n11914 rules/marlborough/rules.yaml:2498:3\n11927 rules/marlborough/rules.yaml:2498:3\n11928 rules/marlborough/rules.yaml:2498:3\n11940 rules/marlborough/rules.yaml:2498:3\n11946 rules/marlborough/rules.yaml:2498:3\n11949 rules/marlborough/rules.yaml:2498:3\n11950 rules/marlborough/rules.yaml:2498:3\n11971 rules/marlborough/rules.yaml:2498:3\n12009 rules/marlborough/rules.yaml:2498:3\n12010 rules/marlborough/rules.yaml:2498:3\n12012 rules/marlborough/rules.yaml:2498:3\n12013 rules/marlborough/rules.yaml:2498:3\n12017 rules/marlborough/rules.yaml:2498:3\n12056 rules/marlborough/rules.yaml:1441:7\n12062 rules/marlborough/rules.yaml:1442:7\n12076 rules/marlborough/rules.yaml:1443:7\n12087 rules/marlborough/rules.yaml:1444:7\n12091 rules/marlborough/rules.yaml:1445:11\n12092 rules/marlborough/rules.yaml:1446:11\n12093 rules/marlborough/rules.yaml:1447:7\n12094 rules/marlborough/rules.yaml:1448:7\n12150 rules/marlborough/rules.yaml:1449:7\n12151 rules/marlborough/rules.yaml:1450:11\n12152 rules/marlborough/rules.yaml:1451:7\n12156 rules/marlborough/rules.yaml:1452:11\n12157 rules/marlborough/rules.yaml:1453:7\n12158 rules/marlborough/rules.yaml:1454:11\n12159 rules/marlborough/rules.yaml:1455:7\n12160 rules/marlborough/rules.yaml:1456:11\n12161 rules/marlborough/rules.yaml:1457:15\n12163 rules/marlborough/rules.yaml:1458:11\n12165 rules/marlborough/rules.yaml:1460:11\n12166 rules/marlborough/rules.yaml:1461:7\n12167 rules/marlborough/rules.yaml:1462:11\n12170 rules/marlborough/rules.yaml:1463:15\n12171 rules/marlborough/rules.yaml:1464:19\n12172 rules/marlborough/rules.yaml:1465:15\n12174 rules/marlborough/rules.yaml:1467:15\n12175 rules/marlborough/rules.yaml:1468:7\n12180 rules/marlborough/rules.yaml:1469:11\n12181 rules/marlborough/rules.yaml:1470:11\n12182 rules/marlborough/rules.yaml:1471:11\n12187 rules/marlborough/rules.yaml:1472:15\n12188 rules/marlborough/rules.yaml:1473:15\n12196 rules/marlborough/rules.yaml:1474:19\n12208 rules/marlborough/rules.yaml:1475:19\n12211 rules/marlborough/rules.yaml:1476:7\n12216 rules/marlborough/rules.yaml:1477:11\n12223 rules/marlborough/rules.yaml:1478:7\n12239 rules/marlborough/rules.yaml:1479:7\n12244 rules/marlborough/rules.yaml:1480:11\n12245 rules/marlborough/rules.yaml:1481:7\n12246 rules/marlborough/rules.yaml:1482:7\n12247 rules/marlborough/rules.yaml:1483:11\n12248 rules/marlborough/rules.yaml:1484:7\n12265 rules/marlborough/rules.yaml:1485:7\n12270 rules/marlborough/rules.yaml:1486:11\n12271 rules/marlborough/rules.yaml:1487:11\n12272 rules/marlborough/rules.yaml:1488:15\n12291 rules/marlborough/rules.yaml:1489:11\n12297 rules/marlborough/rules.yaml:1490:11\n12334 rules/marlborough/rules.yaml:1321:7\n12359 rules/marlborough/rules.yaml:1322:7\n12360 rules/marlborough/rules.yaml:1323:7\n12361 rules/marlborough/rules.yaml:1324:11\n12389 rules/marlborough/rules.yaml:1325:7\n12406 rules/marlborough/rules.yaml:1326:7\n12407 rules/marlborough/rules.yaml:1327:11\n12408 rules/marlborough/rules.yaml:1328:11\n12409 rules/marlborough/rules.yaml:1329:11\n12410 rules/marlborough/rules.yaml:1330:7\n12411 rules/marlborough/rules.yaml:1331:7\n12412 rules/marlborough/rules.yaml:1332:7\n12413 rules/marlborough/rules.yaml:1333:7\n12433 rules/marlborough/rules.yaml:1334:7\n12455 rules/marlborough/rules.yaml:1335:7\n12456 rules/marlborough/rules.yaml:1336:11\n12457 rules/marlborough/rules.yaml:1337:11\n12458 rules/marlborough/rules.yaml:1338:7\n12467 rules/marlborough/rules.yaml:1339:11\n12473 rules/marlborough/rules.yaml:1340:11\n12475 rules/marlborough/rules.yaml:1341:7\n12486 rules/marlborough/rules.yaml:1342:7\n12487 rules/marlborough/rules.yaml:1343:7\n12492 rules/marlborough/rules.yaml:1344:11\n12493 rules/marlborough/rules.yaml:1345:11\n12503 rules/marlborough/rules.yaml:1346:15\n12533 rules/marlborough/rules.yaml:1347:11\n12534 rules/marlborough/rules.yaml:1348:15\n12535 rules/marlborough/rules.yaml:1349:15\n12537 rules/marlborough/rules.yaml:1351:15\n12538 rules/marlborough/rules.yaml:1352:15\n12541 rules/marlborough/rules.yaml:1353:7\n12542 rules/marlborough/rules.yaml:1354:7\n12550 rules/marlborough/rules.yaml:1355:11\n12565 rules/marlborough/rules.yaml:1356:7\n12566 rules/marlborough/rules.yaml:1357:11\n12567 rules/marlborough/rules.yaml:1358:7\n12568 rules/marlborough/rules.yaml:1359:7\n12569 rules/marlborough/rules.yaml:1360:11\n12570 rules/marlborough/rules.yaml:1361:15\n12572 rules/marlborough/rules.yaml:1362:15\n12573 rules/marlborough/rules.yaml:1363:11\n12575 rules/marlborough/rules.yaml:1365:11\n12576 rules/marlborough/rules.yaml:1366:7\n12581 rules/marlborough/rules.yaml:1367:11\n12582 rules/marlborough/rules.yaml:1368:11\n12583 rules/marlborough/rules.yaml:1369:11\n12588 rules/marlborough/rules.yaml:1370:15\n12589 rules/marlborough/rules.yaml:1371:15\n12597 rules/marlborough/rules.yaml:1372:19\n12609 rules/marlborough/rules.yaml:1373:19\n12612 rules/marlborough/rules.yaml:1374:7\n12622 rules/marlborough/rules.yaml:1375:7\n12623 rules/marlborough/rules.yaml:1376:11\n12624 rules/marlborough/rules.yaml:1377:7\n12625 rules/marlborough/rules.yaml:1378:7\n12626 rules/marlborough/rules.yaml:1379:11\n12627 rules/marlborough/rules.yaml:1380:7\n12644 rules/marlborough/rules.yaml:1381:7\n12649 rules/marlborough/rules.yaml:1382:11\n12650 rules/marlborough/rules.yaml:1383:11\n12658 rules/marlborough/rules.yaml:1384:15\n12671 rules/marlborough/rules.yaml:1385:15\n12672 rules/marlborough/rules.yaml:1386:15\n12673 rules/marlborough/rules.yaml:1387:19\n12674 rules/marlborough/rules.yaml:1388:19\n12677 rules/marlborough/rules.yaml:1389:11\n12686 rules/marlborough/rules.yaml:1390:11\n12687 rules/marlborough/rules.yaml:1391:15\n12690 rules/marlborough/rules.yaml:1392:11\n12691 rules/marlborough/rules.yaml:1393:15\n12692 rules/marlborough/rules.yaml:1394:11\n12693 rules/marlborough/rules.yaml:1395:11\n12700 rules/marlborough/rules.yaml:1396:11\n12701 rules/marlborough/rules.yaml:1397:11\n12702 rules/marlborough/rules.yaml:1398:15\n12703 rules/marlborough/rules.yaml:1399:11\n12751 rules/marlborough/rules.yaml:1981:7\n12767 rules/marlborough/rules.yaml:1982:11\n12768 rules/marlborough/rules.yaml:1983:11\n12769 rules/marlborough/rules.yaml:1984:11\n12781 rules/marlborough/rules.yaml:1985:15\n12786 rules/marlborough/rules.yaml:1987:15\n12809 rules/marlborough/flow.yaml:11:7\n12823 rules/marlborough/flow.yaml:12:11\n12855 rules/marlborough/rules.yaml:941:7\n12856 rules/marlborough/rules.yaml:942:7\n12857 rules/marlborough/rules.yaml:943:7\n12867 rules/marlborough/rules.yaml:944:11\n12875 rules/marlborough/rules.yaml:945:11\n12876 rules/marlborough/rules.yaml:946:15\n12877 rules/marlborough/rules.yaml:947:15\n12880 rules/marlborough/rules.yaml:948:7\n12891 rules/marlborough/rules.yaml:949:11\n12892 rules/marlborough/rules.yaml:950:11\n12910 rules/marlborough/rules.yaml:951:11\n12911 rules/marlborough/rules.yaml:952:11\n12912 rules/marlborough/rules.yaml:953:11\n12916 rules/marlborough/rules.yaml:954:7\n12917 rules/marlborough/rules.yaml:955:11\n12930 rules/marlborough/rules.yaml:1549:7\n12931 rules/marlborough/rules.yaml:1550:7\n12936 rules/marlborough/rules.yaml:1551:11\n12943 rules/marlborough/rules.yaml:1552:11\n12946 rules/marlborough/rules.yaml:1553:7\n12949 rules/marlborough/rules.yaml:1554:7\n12950 rules/marlborough/rules.yaml:1555:7\n12951 rules/marlborough/rules.yaml:1556:11\n12953 rules/marlborough/rules.yaml:1558:11\n12977 rules/marlborough/rules.yaml:1999:7\n12978 rules/marlborough/rules.yaml:2000:7\n12989 rules/marlborough/rules.yaml:2001:11\n12990 rules/marlborough/rules.yaml:2002:11\n13009 rules/marlborough/rules.yaml:2003:15\n13010 rules/marlborough/rules.yaml:2004:15\n13026 rules/marlborough/rules.yaml:2005:15\n13052 rules/marlborough/rules.yaml:2006:15\n13053 rules/marlborough/rules.yaml:2007:15\n13062 rules/marlborough/rules.yaml:2008:19\n13089 rules/marlborough/rules.yaml:2009:19\n13090 rules/marlborough/rules.yaml:2010:23\n13093 rules/marlborough/rules.yaml:2011:23\n13094 rules/marlborough/rules.yaml:2012:23\n13095 rules/marlborough/rules.yaml:2013:19\n13096 rules/marlborough/rules.yaml:2014:23\n13097 rules/marlborough/rules.yaml:2015:23\n13098 rules/marlborough/rules.yaml:2016:23\n13126 rules/marlborough/rules.yaml:1647:7\n13130 rules/marlborough/rules.yaml:1648:7\n13144 rules/marlborough/rules.yaml:1649:11\n13151 rules/marlborough/rules.yaml:1650:11\n13156 rules/marlborough/rules.yaml:1651:7\n13170 rules/marlborough/rules.yaml:1652:11\n13184 rules/marlborough/flow.yaml:104:7\n13189 rules/marlborough/flow.yaml:105:11\n13208 rules/marlborough/flow.yaml:50:7\n13215 rules/marlborough/flow.yaml:51:11\n13229 rules/marlborough/flow.yaml:52:15\n13247 rules/marlborough/flow.yaml:67:7\n13254 rules/marlborough/flow.yaml:68:11\n13268 rules/marlborough/flow.yaml:69:15\n13282 rules/marlborough/flow.yaml:85:7\n13301 rules/marlborough/flow.yaml:61:7\n13308 rules/marlborough/flow.yaml:62:11\n13322 rules/marlborough/flow.yaml:63:15\n13340 rules/marlborough/flow.yaml:89:7\n13354 rules/marlborough/flow.yaml:90:11\n13368 rules/marlborough/flow.yaml:45:7\n13373 rules/marlborough/flow.yaml:46:11\n13392 rules/marlborough/flow.yaml:79:7\n13397 rules/marlborough/flow.yaml:80:11\n13411 rules/marlborough/flow.yaml:81:15\n13425 rules/marlborough/flow.yaml:56:7\n13430 rules/marlborough/flow.yaml:57:11\n13448 rules/marlborough/rules.yaml:1043:7\n13454 rules/marlborough/rules.yaml:1044:7\n13455 rules/marlborough/rules.yaml:1045:11\n13456 rules/marlborough/rules.yaml:1046:7\n13467 rules/marlborough/rules.yaml:1047:7\n13468 rules/marlborough/rules.yaml:1048:7\n13481 rules/marlborough/rules.yaml:2095:7\n13486 rules/marlborough/rules.yaml:2096:7\n13487 rules/marlborough/rules.yaml:2097:11\n13488 rules/marlborough/rules.yaml:2098:11\n13489 rules/marlborough/rules.yaml:2099:7\n13490 rules/marlborough/rules.yaml:2100:7\n13497 rules/marlborough/rules.yaml:2101:7"
