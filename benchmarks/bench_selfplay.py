@@ -345,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             "wall games/s):"
             + ("\n  (a different scenario: only decisions/s compare)" if other else "")
         )
-        aims = {"interp": "  aim >= 0.5", "native": "  aim >= 1.0", "sim": ""}
+        aims = {"interp": "  aim >= 0.5", "native": "  aim >= 2.0", "sim": ""}
         for kind in rows:
             if kind == "hand":
                 continue

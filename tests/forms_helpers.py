@@ -204,15 +204,29 @@ class _Cut(Exception):
 
 
 class _Draw(float):
-    """A draw of the scripted ``R``: learns how the playout form uses it."""
+    """A draw of the scripted ``R``: learns how the playout form uses it. Its value is the
+    machine form's answer too (``int(d * n)`` its index for ``n`` options, ``d < 0.5`` its
+    yes or no): the native build types ``R() -> float``, and multiplies and compares it
+    unboxed, without calling ``__mul__`` or ``__lt__``. There, a playout that picks among
+    other options than the machine form offered is not told apart at the draw, only where
+    the states part (:meth:`Script._next` compares them at every decision)."""
 
-    __slots__ = ("script",)
+    __slots__ = ("script", "want")
 
     def __mul__(self, factor: Any) -> float:  # type: ignore[override]
-        return self.script.take("mul", factor)
+        return self.script.take(self.want, "mul", factor)
 
     def __lt__(self, other: Any) -> bool:  # type: ignore[override]
-        return self.script.take("lt", other)
+        return self.script.take(self.want, "lt", other)
+
+
+def _value(want: tuple[str, Any]) -> float:
+    """What a draw is worth, to give the answer ``want`` unboxed (see :class:`_Draw`)."""
+    op, answer = want
+    if op == "lt":
+        return 0.25 if answer else 0.75
+    factor, index = answer
+    return (0.5 if index is None else index + 0.5) / factor
 
 
 def _activation(S: list[Any]) -> tuple[Any, ...]:
@@ -272,8 +286,11 @@ class Script:
                 f"the machine form {end} after {len(self.rec.decisions)} decisions; "
                 "the playout form plays on"
             )
-        d = _Draw(0.5)
+        want = self.left.pop(0)
+        self.rec.draws += 1
+        d = _Draw(_value(want))
         d.script = self
+        d.want = want
         return d
 
     def _where(self) -> str:
@@ -293,9 +310,8 @@ class Script:
                 return False
         return True
 
-    def take(self, op: str, arg: Any) -> Any:
-        want_op, want = self.left.pop(0)
-        self.rec.draws += 1
+    def take(self, drawn: tuple[str, Any], op: str, arg: Any) -> Any:
+        want_op, want = drawn
         if op != want_op:
             raise FormsDiffer(
                 f"{self._where()}: the playout form draws {op!r}, the machine form "

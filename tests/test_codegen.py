@@ -408,9 +408,34 @@ def test_references_never_none_are_typed_int_in_the_plain_forms(tmp_path: Path) 
     # in the committed engines: a card's player and a loop's record are ints; ATTACK+1's
     # discarded card may be none
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
-    assert "def q_card__attack(self, S: list[Any], R: Any, v_me: int) -> None:" in text
+    assert (
+        "def q_card__attack(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:" in text
+    )
     assert "def f_enemy(self, S: list[Any], v_p: Any) -> int:" in text
     assert "v_discarded: Any" in text and "v_discarded: int" not in text
+
+
+def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> None:
+    # R, the playout's draws, is typed: the native build multiplies and truncates a draw
+    # unboxed (`int(R() * n)`) instead of through generic calls. A card moved between set
+    # fields (bitmasks) is read and written through the int view N, and typed int where it
+    # cannot be none; a simultaneous decision's answers are indexed (a strict zip is a
+    # generic call natively), each typed int where it cannot be none (nonone.py). Not `|=`:
+    # mypyc augments a list item as an object
+    text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
+    pick = text[text.index("    def q_turn__pick(") :]
+    pick = pick[: pick.index("\n    def ", 1)]
+    assert "def q_turn__pick(self, S: list[Any], R: Callable[[], float]) -> None:" in pick
+    assert "zip(" not in pick
+    assert "        v_c_2: int\n        for _i4, v_p in enumerate(_ps1):\n" in pick
+    assert "            v_c_2 = _ans2[_i4]\n            _c3: int = v_c_2\n" in pick
+    assert "N[self.o_p_hand + v_p] = _take(N[self.o_p_hand + v_p], _c3)" in pick
+    assert "N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3" in pick
+    # ATTACK+1's discarded card may be none: untyped, and moved all the same
+    assert (
+        "_c1 = v_d\n" in text
+        and "N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)" in text
+    )
 
 
 def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(

@@ -80,9 +80,9 @@ def test_a_reference_slot_is_compared_on_ints_where_the_other_side_is_never_none
         "S[self.o_e_army__location + v_b] == v_start if v_start is not None "
         "else N[self.o_e_army__location + v_b] < 0"
     ) in move
-    # a value never none is stored as it is, none as -1
-    assert "S[self.o_e_army__location + v_a] = v_dest" in _method(text, "p_move_army")
-    assert "S[self.o_e_army__location + v_a] = -1" in _method(text, "p_destroy")
+    # a value never none is stored as it is, none as -1, through the int view
+    assert "N[self.o_e_army__location + v_a] = v_dest" in _method(text, "p_move_army")
+    assert "N[self.o_e_army__location + v_a] = -1" in _method(text, "p_destroy")
 
 
 def test_the_layout_hash_follows_the_position_format_not_the_engine_abi(monkeypatch) -> None:

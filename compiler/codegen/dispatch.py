@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .pytext import DRAW
+
 DISPATCH_METHODS = ("q_main", "play_q", "play_p", "playable")
 
 
@@ -73,7 +75,7 @@ def dispatch_methods(
             branches.append((i, f"self.p_{s}(S)"))
     out["q_main"] = "\n".join(
         [
-            "def q_main(self, S: list[Any], R: Any, k: int) -> None:",
+            f"def q_main(self, S: list[Any], R: {DRAW}, k: int) -> None:",
             '    """The flow of play from step k on (playout form): each step called directly,',
             '    the next turn (and whatever replaced it in flow_q) through flow_q."""',
             "    flow = self.flow_ix",
@@ -112,7 +114,7 @@ def dispatch_methods(
             playable.append((i, f"return self.f_playable__{c}(S, p)"))
     out["play_q"] = "\n".join(
         [
-            "def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:",
+            f"def play_q(self, S: list[Any], R: {DRAW}, c: int, p: Any) -> None:",
             '    """Player p carries out card c (the playout form)."""',
             *_index(q_cards),
             *_tree(q_cards, "    ", "return"),

@@ -49,9 +49,9 @@ from .analysis import (
 )
 from .class_tables import ClassTables
 from .data import ScenarioData
-from .exprs import REFS, CodegenError, ExprGen, Scope, type_kind
+from .exprs import REFS, CodegenError, ExprGen, Scope, int_slot, type_kind
 from .indexed import loop_source
-from .pytext import doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
+from .pytext import DRAW, doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
 
 #: an int written out (a bound or a value known when generating)
 _INT = re.compile(r"-?\d+")
@@ -147,7 +147,7 @@ class PlainForms:
         params = self.params()
         args = ["self", "S: list[Any]"]
         if self.form == "Q":
-            args.append("R: Any")
+            args.append(f"R: {DRAW}")
         typed = [
             (py, self.param_annotation(name, t))
             for (py, t), (name, _) in zip(params, r.params, strict=True)
@@ -406,6 +406,8 @@ class PlainForms:
         obj = None
         if isinstance(target, Attr):
             code, obj = self.record_slot(out, ind, target, info)
+        if int_slot(info):  # through the int view: the native build keeps the value unboxed
+            code = "N" + code[1:]
         if info.kind == "set":
             self.line(out, ind, f"{code} = _mask({value})")
             return
@@ -491,6 +493,8 @@ class PlainForms:
         code, info = slot
         if isinstance(z, Attr):
             code, _ = self.record_slot(out, ind, z, info)
+        if info.kind == "set":  # a bitmask, through the int view
+            code = "N" + code[1:]
         return code, info
 
     def record_slot(self, out: list[str], ind: int, target: Attr, info: Any) -> tuple[str, str]:
@@ -508,15 +512,16 @@ class PlainForms:
 
     def move(self, out: list[str], ind: int, s: Move) -> None:
         item = self.fresh("c")
-        self.line(out, ind, f"{item} = {self.expr(s.item)}")
+        typed = ": int" if self.eg.never_none(s.item) else ""
+        self.line(out, ind, f"{item}{typed} = {self.expr(s.item)}")
         src, sinfo = self.zone(out, ind, s.src_zone)
         dst, dinfo = self.zone(out, ind, s.dst_zone)
         if sinfo.kind == "set":
             self.line(out, ind, f"{src} = _take({src}, {item})")
         else:
             self.line(out, ind, f"{src} = _remove({src}, {item})")
-        if dinfo.kind == "set":
-            self.line(out, ind, f"{dst} |= 1 << {item}")
+        if dinfo.kind == "set":  # not `|=`: mypyc augments a list item as an object
+            self.line(out, ind, f"{dst} = {dst} | 1 << {item}")
         else:
             self.line(out, ind, f"{dst} = {dst} + ({item},)")
         if self.reveals(sinfo, dinfo):
@@ -531,7 +536,7 @@ class PlainForms:
             self.line(out, ind, f"if {z}:")
             self.line(out, ind + 1, "S[_REVEALS] += 1")
         if dinfo.kind == "set":
-            self.line(out, ind, f"{dst} |= {z if sinfo.kind == 'set' else f'_mask({z})'}")
+            self.line(out, ind, f"{dst} = {dst} | {z if sinfo.kind == 'set' else f'_mask({z})'}")
         else:
             self.line(out, ind, f"{dst} = {dst} + {z if sinfo.kind == 'seq' else f'_bits({z})'}")
         self.line(out, ind, f"{src} = {0 if sinfo.kind == 'set' else '()'}")
@@ -638,6 +643,9 @@ class PlainForms:
         self.line(out, ind + 1, f"{self.random_decision(first.value)} for {var} in {ps}")
         self.line(out, ind, "]")
         py = self.scope.declare(first.name)
+        typed = self.never_none_local(first.name)
+        if typed:
+            self.eg.ints.add(py)
         self.loops.append(("py", None, None))
         body: list[str] = []
         for b in s.body[1:]:
@@ -647,9 +655,16 @@ class PlainForms:
         self.loops.pop()
         self.scope.pop()
         # the comprehension above binds the player too: a body that does not read it marks
-        # it unused (a leading _), or linters see a loop variable the loop never uses (B007)
+        # it unused (a leading _), or linters see a loop variable the loop never uses (B007).
+        # The answers are one per player by construction; indexed, not a strict zip, which
+        # the native build calls generically (with keywords)
         target = var if any(re.search(rf"\b{var}\b", line) for line in body) else "_" + var
-        self.line(out, ind, f"for {target}, {py} in zip({ps}, {ans}, strict=True):")
+        i = self.fresh("i")
+        if any(re.search(rf"\b{py}\b", line) for line in body):
+            if typed:
+                self.line(out, ind, f"{py}: int")
+            body.insert(0, "    " * (ind + 1) + f"{py} = {ans}[{i}]")
+        self.line(out, ind, f"for {i}, {target} in enumerate({ps}):")
         out.extend(body)
 
 

@@ -77,6 +77,12 @@ def doc_string(r: ir.Routine) -> str:
     return repr(f"{text}{rules} [{r.origin.pos}]")
 
 
+#: the type of ``R``, the playout's source of random numbers in [0, 1): annotated, not
+#: ``Any``, so that the native build multiplies and truncates the draw unboxed
+#: (``int(R() * n)``) instead of through generic calls
+DRAW = "Callable[[], float]"
+
+
 def zero(t: ir.Type) -> str:
     if t == ir.INT:
         return "0"

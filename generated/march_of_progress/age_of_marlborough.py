@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rulecraft.runtime import GameSpec, engine_data, register
@@ -171,13 +172,13 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         N: list[int] = S
         for v_c in self.ix_country__kind.get("neutral", ()):
             v_r = _roll(S, 6)
-            S[self.o_e_country__vp_die + v_c] = min(
+            N[self.o_e_country__vp_die + v_c] = min(
                 max(_lookup(self.t_aom_neutral_vp, 0, v_r)[3], 0), self.s_e_country__vp_max[v_c]
             )
             if S[_LOG] is not False:
                 _log(S, 55, (v_c, v_r, N[self.o_e_country__vp_die + v_c]))
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -241,4 +242,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "144 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n156 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n177 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "145 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n156 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n175 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n178 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

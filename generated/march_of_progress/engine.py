@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
@@ -690,13 +691,14 @@ class MarchOfProgressRules:
                     _log(S, 35, (v_me, self.c_army_limit))
             else:
                 v_a_2: int = v_stock[0] if v_stock else _head(v_stock)
-                S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
+                N[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
                 if S[_LOG] is not False:
                     _log(S, 36, (v_me, self.s_p_home[v_me]))
 
     def p_destroy(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = -1
+        N: list[int] = S
+        N[self.o_e_army__location + v_a] = -1
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -719,7 +721,7 @@ class MarchOfProgressRules:
     def p_flip_initiative(self, S: list[Any]) -> None:
         """After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"""
         N: list[int] = S
-        S[self.o_g_initiative] = (
+        N[self.o_g_initiative] = (
             self.tab_enemy[_ref(N[self.o_g_initiative])]
             if self.tab_enemy is not None
             else self.f_enemy(S, _ref(N[self.o_g_initiative]))
@@ -731,10 +733,10 @@ class MarchOfProgressRules:
         """Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"""
         N: list[int] = S
         v_k = min(v_amount, N[self.o_g_vp_stock])
-        _clamp = S[self.o_g_vp_stock] - v_k
-        S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
-        _clamp = S[self.o_p_vp + v_p] + v_k
-        S[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_g_vp_stock] - v_k
+        N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_vp + v_p] + v_k
+        N[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
         if v_k < v_amount:
             if S[_LOG] is not False:
                 _log(S, 1, (v_p, v_k, v_k, v_p, N[self.o_p_vp + v_p]))
@@ -748,7 +750,7 @@ class MarchOfProgressRules:
         v_start = _ref(N[self.o_e_army__location + v_a])
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
-        S[self.o_e_army__location + v_a] = v_dest
+        N[self.o_e_army__location + v_a] = v_dest
         if S[_LOG] is not False:
             _log(S, 3, (self.s_e_army__owner[v_a], v_start, v_dest))
 
@@ -770,25 +772,26 @@ class MarchOfProgressRules:
             v_r2 = _roll(S, 6)
             if S[_LOG] is not False:
                 _log(S, 46, (v_p1, v_r1, v_p2, v_r2))
-        S[self.o_g_initiative] = _unref(v_p1 if v_r1 > v_r2 else v_p2)
+        N[self.o_g_initiative] = _unref(v_p1 if v_r1 > v_r2 else v_p2)
         if S[_LOG] is not False:
             _log(S, 47, (_ref(N[self.o_g_initiative]),))
 
     def p_turn__cleanup(self, S: list[Any]) -> None:
         "Played cards go to the discard pile (SCORE has already returned them to hand). (MOP-SEQ-04) [rules/march_of_progress/flow.yaml:68:3]"
+        N: list[int] = S
         for v_p in self.all_player:
-            _z1 = S[self.o_p_revealed + v_p]
-            S[self.o_p_discard + v_p] |= _z1
-            S[self.o_p_revealed + v_p] = 0
+            _z1 = N[self.o_p_revealed + v_p]
+            N[self.o_p_discard + v_p] = N[self.o_p_discard + v_p] | _z1
+            N[self.o_p_revealed + v_p] = 0
 
     def p_turn__reveal(self, S: list[Any]) -> None:
         """The played cards are revealed together. (MOP-SEQ-02) [rules/march_of_progress/flow.yaml:38:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_played + v_p]) < 256 else _bits(_m1):
-                _c1 = v_c
-                S[self.o_p_played + v_p] = _take(S[self.o_p_played + v_p], _c1)
-                S[self.o_p_revealed + v_p] |= 1 << _c1
+                _c1: int = v_c
+                N[self.o_p_played + v_p] = _take(N[self.o_p_played + v_p], _c1)
+                N[self.o_p_revealed + v_p] = N[self.o_p_revealed + v_p] | 1 << _c1
                 S[_REVEALS] += 1
                 if S[_LOG] is not False:
                     _log(S, 51, (v_p, v_c))
@@ -801,7 +804,7 @@ class MarchOfProgressRules:
             return
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Callable[[], float], c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 11:
@@ -849,7 +852,7 @@ class MarchOfProgressRules:
             return self.f_playable__score(S, p)
         return bool(self.card_playable[c](S, p))
 
-    def q_attack(self, S: list[Any], R: Any, v_me: int, v_plus: bool) -> None:
+    def q_attack(self, S: list[Any], R: Callable[[], float], v_me: int, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
         N: list[int] = S
         v_foe: int = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
@@ -922,22 +925,22 @@ class MarchOfProgressRules:
                     else _pick(R, v_discardable)
                 )
                 _c1 = v_d
-                S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-                S[self.o_p_discard + v_me] |= 1 << _c1
+                N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
+                N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
                 S[_REVEALS] += 1
                 v_discarded = v_d
         self.q_join_attack(S, R, v_me, v_where, v_discarded)
         self.q_combat(S, R, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded))
 
-    def q_card__attack(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__attack(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__attack (MOP-ATT-01, MOP-ATT-02, MOP-ATT-05, MOP-ATT-06) [rules/march_of_progress/cards.yaml:77:3]"
         self.q_attack(S, R, v_me, False)
 
-    def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__attack_plus_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07) [rules/march_of_progress/cards.yaml:85:3]"
         self.q_attack(S, R, v_me, True)
 
-    def q_card__fortify(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__fortify(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"""
         N: list[int] = S
         v_candidates = [
@@ -956,7 +959,7 @@ class MarchOfProgressRules:
         )
         S[self.o_e_army__fortified + v_a_2] = True
 
-    def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__move_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"""
         N: list[int] = S
         v_mine = [
@@ -989,7 +992,7 @@ class MarchOfProgressRules:
         )
         self.p_move_army(S, v_a, v_dest)
 
-    def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__move_2(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"""
         N: list[int] = S
         v_mine = [
@@ -1034,20 +1037,21 @@ class MarchOfProgressRules:
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
-    def q_card__score(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"
+        N: list[int] = S
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             pass
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
-        _z1 = S[self.o_p_discard + v_me]
-        S[self.o_p_hand + v_me] |= _z1
-        S[self.o_p_discard + v_me] = 0
-        _z2 = S[self.o_p_revealed + v_me]
-        S[self.o_p_hand + v_me] |= _z2
-        S[self.o_p_revealed + v_me] = 0
+        _z1 = N[self.o_p_discard + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z1
+        N[self.o_p_discard + v_me] = 0
+        _z2 = N[self.o_p_revealed + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z2
+        N[self.o_p_revealed + v_me] = 0
 
-    def q_card__strength(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__strength(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"""
         N: list[int] = S
         v_sources = [
@@ -1065,13 +1069,15 @@ class MarchOfProgressRules:
             if _n1
             else _pick(R, v_sources)
         )
-        S[self.o_e_country__vp_die + v_c_2] = min(
-            max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
+        N[self.o_e_country__vp_die + v_c_2] = min(
+            max(N[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
         )
-        _clamp = S[self.o_p_strength + v_me] + 1
-        S[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
+        _clamp = N[self.o_p_strength + v_me] + 1
+        N[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
+    def q_combat(
+        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+    ) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         N: list[int] = S
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
@@ -1107,7 +1113,9 @@ class MarchOfProgressRules:
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: int) -> None:
+    def q_combat_loss(
+        self, S: list[Any], R: Callable[[], float], v_loser: int, v_where: int
+    ) -> None:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         N: list[int] = S
         for v_a in [
@@ -1130,7 +1138,7 @@ class MarchOfProgressRules:
             ),
         )
 
-    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: int) -> None:
+    def q_combat_tie(self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
         N: list[int] = S
         for v_a in [
@@ -1154,18 +1162,21 @@ class MarchOfProgressRules:
         ]:
             self.p_destroy(S, v_a)
 
-    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: int) -> None:
+    def q_defence_bonus(
+        self, S: list[Any], R: Callable[[], float], v_foe: int, v_where: int
+    ) -> None:
         "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:250:3]"
         pass
 
-    def q_end__agreement(self, S: list[Any], R: Any) -> None:
+    def q_end__agreement(self, S: list[Any], R: Callable[[], float]) -> None:
         "All players may agree to end the game at the end of a turn (choice end_by_agreement). (MOP-END-01, MOP-SEQ-06, MOP-END-02) [rules/march_of_progress/flow.yaml:101:3]"
         N: list[int] = S
         if self.c_end_by_agreement:
             v_agreed = 0
             _ps1 = tuple(self.all_player)
             _ans2 = [(R() < 0.5) for _v_p in _ps1]
-            for _v_p, v_yes in zip(_ps1, _ans2, strict=True):
+            for _i3, _v_p in enumerate(_ps1):
+                v_yes = _ans2[_i3]
                 if v_yes:
                     v_agreed += 1
             if v_agreed == len(self.all_player):
@@ -1177,7 +1188,7 @@ class MarchOfProgressRules:
                 )
 
     def q_join_attack(
-        self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
+        self, S: list[Any], R: Callable[[], float], v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         N: list[int] = S
@@ -1212,7 +1223,7 @@ class MarchOfProgressRules:
                 if v_stand:
                     S[self.o_e_army__fortified + v_a_2] = False
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -1247,7 +1258,7 @@ class MarchOfProgressRules:
                 else:
                     step(S)
 
-    def q_perform(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
         N: list[int] = S
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
@@ -1292,17 +1303,18 @@ class MarchOfProgressRules:
             else:
                 self.play_q(S, R, v_c, v_p)
 
-    def q_setup__armies(self, S: list[Any], R: Any) -> None:
+    def q_setup__armies(self, S: list[Any], R: Callable[[], float]) -> None:
         """One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"""
+        N: list[int] = S
         for v_p in self.all_player:
             _w1 = []
             for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 _w1.append(v_a_2)
                 break
             _r1 = _w1[0] if _w1 else _head(_w1)
-            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
+            N[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
-    def q_turn__pick(self, S: list[Any], R: Any) -> None:
+    def q_turn__pick(self, S: list[Any], R: Callable[[], float]) -> None:
         """Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"""
         N: list[int] = S
         _ps1 = tuple(self.all_player)
@@ -1316,12 +1328,14 @@ class MarchOfProgressRules:
                 _w3[0] if (_n2 := len(_w3)) == 1 else _w3[int(R() * _n2)] if _n2 else _pick(R, _w3)
             )
         _ans2 = _w2
-        for v_p, v_c_2 in zip(_ps1, _ans2, strict=True):
-            _c3 = v_c_2
-            S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c3)
-            S[self.o_p_played + v_p] |= 1 << _c3
+        v_c_2: int
+        for _i4, v_p in enumerate(_ps1):
+            v_c_2 = _ans2[_i4]
+            _c3: int = v_c_2
+            N[self.o_p_hand + v_p] = _take(N[self.o_p_hand + v_p], _c3)
+            N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3
 
-    def q_turn__resolve(self, S: list[Any], R: Any) -> None:
+    def q_turn__resolve(self, S: list[Any], R: Callable[[], float]) -> None:
         """Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"""
         N: list[int] = S
         for v_grp in self.e_action_group:
@@ -1468,8 +1482,8 @@ class MarchOfProgressRules:
                 F = None
             v_d = v
             _c1 = v_d
-            S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-            S[self.o_p_discard + v_me] |= 1 << _c1
+            N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
+            N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
             S[_REVEALS] += 1
             _log(S, 10, (v_me, v_d))
             v_discarded = v_d
@@ -1715,16 +1729,17 @@ class MarchOfProgressRules:
 
     def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"
+        N: list[int] = S
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             _log(S, 43, (v_me, v_me))
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
-        _z1 = S[self.o_p_discard + v_me]
-        S[self.o_p_hand + v_me] |= _z1
-        S[self.o_p_discard + v_me] = 0
-        _z2 = S[self.o_p_revealed + v_me]
-        S[self.o_p_hand + v_me] |= _z2
-        S[self.o_p_revealed + v_me] = 0
+        _z1 = N[self.o_p_discard + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z1
+        N[self.o_p_discard + v_me] = 0
+        _z2 = N[self.o_p_revealed + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z2
+        N[self.o_p_revealed + v_me] = 0
         _log(S, 44, (v_me,))
         return None
 
@@ -1758,11 +1773,11 @@ class MarchOfProgressRules:
                 v_me, v_sources = F[2:]
                 F = None
             v_c_2 = v
-            S[self.o_e_country__vp_die + v_c_2] = min(
-                max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
+            N[self.o_e_country__vp_die + v_c_2] = min(
+                max(N[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
             )
-            _clamp = S[self.o_p_strength + v_me] + 1
-            S[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
+            _clamp = N[self.o_p_strength + v_me] + 1
+            N[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
             _log(
                 S,
                 42,
@@ -2148,10 +2163,11 @@ class MarchOfProgressRules:
 
     def r_setup__armies(self, S: list[Any], F: Any, v: Any) -> Any:
         "One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"
+        N: list[int] = S
         v_p: Any = None
         for v_p in self.all_player:
             _r1 = _head([v_a_2 for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]])
-            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
+            N[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
     def r_turn__pick(self, S: list[Any], F: Any, v: Any) -> Any:
@@ -2190,8 +2206,8 @@ class MarchOfProgressRules:
             for v_p in v__ps:
                 v_c_2 = _a[v_p]
                 _c1 = v_c_2
-                S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c1)
-                S[self.o_p_played + v_p] |= 1 << _c1
+                N[self.o_p_hand + v_p] = _take(N[self.o_p_hand + v_p], _c1)
+                N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c1
                 _log_to(S, 49, (v_c_2,), (v_p,))
             _log(S, 50, ())
             return None
@@ -2311,4 +2327,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "442 rules/march_of_progress/rules.yaml:126:7\n453 rules/march_of_progress/rules.yaml:27:7\n462 rules/march_of_progress/rules.yaml:20:7\n471 rules/march_of_progress/rules.yaml:72:7\n472 rules/march_of_progress/rules.yaml:73:11\n473 rules/march_of_progress/rules.yaml:74:15\n474 rules/march_of_progress/rules.yaml:75:11\n475 rules/march_of_progress/rules.yaml:76:7\n479 rules/march_of_progress/rules.yaml:118:7\n484 rules/march_of_progress/rules.yaml:43:7\n485 rules/march_of_progress/rules.yaml:44:11\n502 rules/march_of_progress/rules.yaml:45:7\n503 rules/march_of_progress/rules.yaml:46:11\n512 rules/march_of_progress/rules.yaml:47:7\n521 rules/march_of_progress/rules.yaml:108:7\n526 rules/march_of_progress/rules.yaml:64:7\n535 rules/march_of_progress/rules.yaml:13:7\n545 rules/march_of_progress/rules.yaml:55:7\n557 rules/march_of_progress/rules.yaml:56:11\n558 rules/march_of_progress/rules.yaml:57:7\n563 rules/march_of_progress/rules.yaml:35:7\n573 rules/march_of_progress/cards.yaml:113:15\n578 rules/march_of_progress/rules.yaml:92:7\n586 rules/march_of_progress/rules.yaml:84:7\n591 rules/march_of_progress/rules.yaml:136:7\n592 rules/march_of_progress/rules.yaml:137:11\n597 rules/march_of_progress/rules.yaml:138:7\n607 rules/march_of_progress/rules.yaml:100:7\n612 rules/march_of_progress/rules.yaml:288:7\n613 rules/march_of_progress/rules.yaml:289:11\n623 rules/march_of_progress/rules.yaml:290:11\n624 rules/march_of_progress/rules.yaml:291:15\n626 rules/march_of_progress/rules.yaml:292:15\n627 rules/march_of_progress/rules.yaml:293:19\n634 rules/march_of_progress/rules.yaml:294:19\n639 rules/march_of_progress/rules.yaml:295:19\n640 rules/march_of_progress/rules.yaml:296:19\n641 rules/march_of_progress/rules.yaml:297:19\n646 rules/march_of_progress/rules.yaml:298:19\n647 rules/march_of_progress/rules.yaml:299:19\n648 rules/march_of_progress/rules.yaml:300:19\n649 rules/march_of_progress/rules.yaml:301:19\n650 rules/march_of_progress/rules.yaml:302:19\n651 rules/march_of_progress/rules.yaml:303:23\n654 rules/march_of_progress/rules.yaml:305:23\n657 rules/march_of_progress/rules.yaml:307:23\n659 rules/march_of_progress/rules.yaml:308:19\n660 rules/march_of_progress/rules.yaml:309:23\n663 rules/march_of_progress/rules.yaml:311:23\n666 rules/march_of_progress/rules.yaml:313:23\n672 rules/march_of_progress/cards.yaml:51:7\n677 rules/march_of_progress/cards.yaml:52:7\n678 rules/march_of_progress/cards.yaml:53:11\n681 rules/march_of_progress/cards.yaml:55:11\n689 rules/march_of_progress/cards.yaml:57:11\n692 rules/march_of_progress/cards.yaml:59:11\n693 rules/march_of_progress/cards.yaml:60:11\n694 rules/march_of_progress/cards.yaml:61:11\n699 rules/march_of_progress/rules.yaml:170:7\n700 rules/march_of_progress/rules.yaml:171:7\n701 rules/march_of_progress/rules.yaml:172:7\n706 rules/march_of_progress/flow.yaml:97:7\n712 rules/march_of_progress/flow.yaml:98:11\n713 rules/march_of_progress/flow.yaml:99:11\n722 rules/march_of_progress/flow.yaml:81:7\n727 rules/march_of_progress/flow.yaml:82:7\n733 rules/march_of_progress/rules.yaml:146:7\n734 rules/march_of_progress/rules.yaml:147:7\n736 rules/march_of_progress/rules.yaml:148:7\n738 rules/march_of_progress/rules.yaml:149:7\n739 rules/march_of_progress/rules.yaml:150:11\n742 rules/march_of_progress/rules.yaml:152:11\n748 rules/march_of_progress/rules.yaml:159:7\n749 rules/march_of_progress/rules.yaml:160:7\n750 rules/march_of_progress/rules.yaml:161:7\n751 rules/march_of_progress/rules.yaml:162:7\n752 rules/march_of_progress/rules.yaml:163:7\n758 rules/march_of_progress/flow.yaml:15:7\n759 rules/march_of_progress/flow.yaml:16:7\n760 rules/march_of_progress/flow.yaml:17:7\n761 rules/march_of_progress/flow.yaml:18:7\n762 rules/march_of_progress/flow.yaml:19:7\n764 rules/march_of_progress/flow.yaml:20:7\n769 rules/march_of_progress/flow.yaml:21:11\n770 rules/march_of_progress/flow.yaml:22:11\n771 rules/march_of_progress/flow.yaml:23:11\n773 rules/march_of_progress/flow.yaml:24:7\n774 rules/march_of_progress/flow.yaml:25:7\n779 rules/march_of_progress/flow.yaml:72:7\n780 rules/march_of_progress/flow.yaml:73:11\n787 rules/march_of_progress/flow.yaml:42:7\n788 rules/march_of_progress/flow.yaml:43:11\n789 rules/march_of_progress/flow.yaml:44:15\n793 rules/march_of_progress/flow.yaml:45:15\n855 rules/march_of_progress/rules.yaml:179:7\n856 rules/march_of_progress/rules.yaml:180:7\n874 rules/march_of_progress/rules.yaml:181:7\n875 rules/march_of_progress/rules.yaml:183:11\n876 rules/march_of_progress/rules.yaml:184:7\n888 rules/march_of_progress/rules.yaml:185:7\n889 rules/march_of_progress/rules.yaml:186:7\n890 rules/march_of_progress/rules.yaml:187:11\n898 rules/march_of_progress/rules.yaml:189:11\n899 rules/march_of_progress/rules.yaml:190:11\n900 rules/march_of_progress/rules.yaml:192:15\n901 rules/march_of_progress/rules.yaml:193:11\n902 rules/march_of_progress/rules.yaml:194:7\n903 rules/march_of_progress/rules.yaml:195:7\n904 rules/march_of_progress/rules.yaml:196:11\n916 rules/march_of_progress/rules.yaml:197:11\n917 rules/march_of_progress/rules.yaml:198:15\n924 rules/march_of_progress/rules.yaml:199:15\n928 rules/march_of_progress/rules.yaml:201:15\n929 rules/march_of_progress/rules.yaml:202:7\n930 rules/march_of_progress/rules.yaml:203:7\n934 rules/march_of_progress/cards.yaml:83:7\n938 rules/march_of_progress/cards.yaml:91:7\n943 rules/march_of_progress/cards.yaml:69:7\n948 rules/march_of_progress/cards.yaml:70:7\n949 rules/march_of_progress/cards.yaml:72:11\n950 rules/march_of_progress/cards.yaml:73:7\n957 rules/march_of_progress/cards.yaml:74:7\n962 rules/march_of_progress/cards.yaml:11:7\n967 rules/march_of_progress/cards.yaml:12:7\n968 rules/march_of_progress/cards.yaml:14:11\n969 rules/march_of_progress/cards.yaml:15:7\n976 rules/march_of_progress/cards.yaml:16:7\n977 rules/march_of_progress/cards.yaml:17:11\n978 rules/march_of_progress/cards.yaml:18:7\n990 rules/march_of_progress/cards.yaml:19:7\n995 rules/march_of_progress/cards.yaml:27:7\n1000 rules/march_of_progress/cards.yaml:28:7\n1001 rules/march_of_progress/cards.yaml:30:11\n1002 rules/march_of_progress/cards.yaml:31:7\n1009 rules/march_of_progress/cards.yaml:32:7\n1010 rules/march_of_progress/cards.yaml:33:7\n1011 rules/march_of_progress/cards.yaml:34:11\n1012 rules/march_of_progress/cards.yaml:35:7\n1013 rules/march_of_progress/cards.yaml:36:7\n1023 rules/march_of_progress/cards.yaml:37:7\n1024 rules/march_of_progress/cards.yaml:38:11\n1025 rules/march_of_progress/cards.yaml:39:11\n1026 rules/march_of_progress/cards.yaml:40:15\n1027 rules/march_of_progress/cards.yaml:41:7\n1034 rules/march_of_progress/cards.yaml:42:7\n1035 rules/march_of_progress/cards.yaml:43:11\n1039 rules/march_of_progress/cards.yaml:116:7\n1042 rules/march_of_progress/cards.yaml:119:11\n1043 rules/march_of_progress/cards.yaml:120:7\n1046 rules/march_of_progress/cards.yaml:121:7\n1053 rules/march_of_progress/cards.yaml:99:7\n1059 rules/march_of_progress/cards.yaml:100:7\n1060 rules/march_of_progress/cards.yaml:102:11\n1061 rules/march_of_progress/cards.yaml:103:7\n1068 rules/march_of_progress/cards.yaml:104:7\n1071 rules/march_of_progress/cards.yaml:105:7\n1077 rules/march_of_progress/rules.yaml:233:7\n1078 rules/march_of_progress/rules.yaml:234:7\n1084 rules/march_of_progress/rules.yaml:235:7\n1085 rules/march_of_progress/rules.yaml:236:7\n1086 rules/march_of_progress/rules.yaml:237:7\n1089 rules/march_of_progress/rules.yaml:239:7\n1090 rules/march_of_progress/rules.yaml:240:11\n1092 rules/march_of_progress/rules.yaml:242:11\n1093 rules/march_of_progress/rules.yaml:243:11\n1096 rules/march_of_progress/rules.yaml:244:15\n1105 rules/march_of_progress/rules.yaml:245:19\n1108 rules/march_of_progress/rules.yaml:248:11\n1113 rules/march_of_progress/rules.yaml:273:7\n1118 rules/march_of_progress/rules.yaml:274:11\n1119 rules/march_of_progress/rules.yaml:275:7\n1136 rules/march_of_progress/rules.yaml:264:7\n1155 rules/march_of_progress/rules.yaml:265:11\n1159 rules/march_of_progress/rules.yaml:257:7\n1164 rules/march_of_progress/flow.yaml:105:7\n1165 rules/march_of_progress/flow.yaml:106:11\n1166 rules/march_of_progress/flow.yaml:107:11\n1169 rules/march_of_progress/flow.yaml:109:15\n1170 rules/march_of_progress/flow.yaml:110:19\n1171 rules/march_of_progress/flow.yaml:111:11\n1172 rules/march_of_progress/flow.yaml:112:15\n1173 rules/march_of_progress/flow.yaml:113:15\n1184 rules/march_of_progress/rules.yaml:216:7\n1189 rules/march_of_progress/rules.yaml:217:7\n1195 rules/march_of_progress/rules.yaml:218:11\n1196 rules/march_of_progress/rules.yaml:219:11\n1197 rules/march_of_progress/rules.yaml:220:15\n1204 rules/march_of_progress/rules.yaml:221:11\n1205 rules/march_of_progress/rules.yaml:222:7\n1210 rules/march_of_progress/rules.yaml:223:11\n1211 rules/march_of_progress/rules.yaml:224:15\n1212 rules/march_of_progress/rules.yaml:225:15\n1213 rules/march_of_progress/rules.yaml:226:19\n1253 rules/march_of_progress/flow.yaml:88:7\n1254 rules/march_of_progress/flow.yaml:90:11\n1297 rules/march_of_progress/flow.yaml:8:7\n1298 rules/march_of_progress/flow.yaml:9:11\n1308 rules/march_of_progress/flow.yaml:32:7\n1320 rules/march_of_progress/flow.yaml:34:11\n1327 rules/march_of_progress/flow.yaml:54:7\n1328 rules/march_of_progress/flow.yaml:55:11\n1329 rules/march_of_progress/rules.yaml:126:7\n1337 rules/march_of_progress/flow.yaml:56:11\n1338 rules/march_of_progress/flow.yaml:57:15\n1340 rules/march_of_progress/flow.yaml:59:15\n1341 rules/march_of_progress/flow.yaml:60:15\n1342 rules/march_of_progress/flow.yaml:61:19\n1349 rules/march_of_progress/flow.yaml:62:19\n1351 rules/march_of_progress/flow.yaml:64:19\n1358 rules/march_of_progress/flow.yaml:65:15\n1359 rules/march_of_progress/flow.yaml:66:15\n1383 rules/march_of_progress/rules.yaml:179:7\n1384 rules/march_of_progress/rules.yaml:180:7\n1399 rules/march_of_progress/rules.yaml:181:7\n1400 rules/march_of_progress/rules.yaml:182:11\n1401 rules/march_of_progress/rules.yaml:183:11\n1402 rules/march_of_progress/rules.yaml:184:7\n1415 rules/march_of_progress/rules.yaml:185:7\n1416 rules/march_of_progress/rules.yaml:186:7\n1424 rules/march_of_progress/rules.yaml:187:11\n1435 rules/march_of_progress/rules.yaml:189:11\n1441 rules/march_of_progress/rules.yaml:190:11\n1442 rules/march_of_progress/rules.yaml:191:15\n1443 rules/march_of_progress/rules.yaml:192:15\n1444 rules/march_of_progress/rules.yaml:193:11\n1447 rules/march_of_progress/rules.yaml:194:7\n1448 rules/march_of_progress/rules.yaml:195:7\n1453 rules/march_of_progress/rules.yaml:196:11\n1456 rules/march_of_progress/rules.yaml:197:11\n1464 rules/march_of_progress/rules.yaml:198:15\n1470 rules/march_of_progress/rules.yaml:199:15\n1474 rules/march_of_progress/rules.yaml:200:15\n1475 rules/march_of_progress/rules.yaml:201:15\n1478 rules/march_of_progress/rules.yaml:202:7\n1485 rules/march_of_progress/rules.yaml:203:7\n1513 rules/march_of_progress/cards.yaml:83:7\n1528 rules/march_of_progress/cards.yaml:91:7\n1546 rules/march_of_progress/cards.yaml:69:7\n1551 rules/march_of_progress/cards.yaml:70:7\n1552 rules/march_of_progress/cards.yaml:71:11\n1553 rules/march_of_progress/cards.yaml:72:11\n1554 rules/march_of_progress/cards.yaml:73:7\n1565 rules/march_of_progress/cards.yaml:74:7\n1566 rules/march_of_progress/cards.yaml:75:7\n1580 rules/march_of_progress/cards.yaml:11:7\n1585 rules/march_of_progress/cards.yaml:12:7\n1586 rules/march_of_progress/cards.yaml:13:11\n1587 rules/march_of_progress/cards.yaml:14:11\n1588 rules/march_of_progress/cards.yaml:15:7\n1599 rules/march_of_progress/cards.yaml:16:7\n1600 rules/march_of_progress/cards.yaml:17:11\n1601 rules/march_of_progress/cards.yaml:18:7\n1619 rules/march_of_progress/cards.yaml:19:7\n1638 rules/march_of_progress/cards.yaml:27:7\n1643 rules/march_of_progress/cards.yaml:28:7\n1644 rules/march_of_progress/cards.yaml:29:11\n1645 rules/march_of_progress/cards.yaml:30:11\n1646 rules/march_of_progress/cards.yaml:31:7\n1657 rules/march_of_progress/cards.yaml:32:7\n1658 rules/march_of_progress/cards.yaml:33:7\n1659 rules/march_of_progress/cards.yaml:34:11\n1660 rules/march_of_progress/cards.yaml:35:7\n1661 rules/march_of_progress/cards.yaml:36:7\n1671 rules/march_of_progress/cards.yaml:37:7\n1679 rules/march_of_progress/cards.yaml:38:11\n1692 rules/march_of_progress/cards.yaml:39:11\n1693 rules/march_of_progress/cards.yaml:40:15\n1699 rules/march_of_progress/cards.yaml:41:7\n1712 rules/march_of_progress/cards.yaml:42:7\n1713 rules/march_of_progress/cards.yaml:43:11\n1718 rules/march_of_progress/cards.yaml:116:7\n1719 rules/march_of_progress/cards.yaml:117:11\n1721 rules/march_of_progress/cards.yaml:119:11\n1722 rules/march_of_progress/cards.yaml:120:7\n1725 rules/march_of_progress/cards.yaml:121:7\n1728 rules/march_of_progress/cards.yaml:122:7\n1741 rules/march_of_progress/cards.yaml:99:7\n1747 rules/march_of_progress/cards.yaml:100:7\n1748 rules/march_of_progress/cards.yaml:101:11\n1749 rules/march_of_progress/cards.yaml:102:11\n1750 rules/march_of_progress/cards.yaml:103:7\n1761 rules/march_of_progress/cards.yaml:104:7\n1764 rules/march_of_progress/cards.yaml:105:7\n1766 rules/march_of_progress/cards.yaml:106:7\n1787 rules/march_of_progress/rules.yaml:233:7\n1788 rules/march_of_progress/rules.yaml:234:7\n1798 rules/march_of_progress/rules.yaml:235:7\n1805 rules/march_of_progress/rules.yaml:236:7\n1806 rules/march_of_progress/rules.yaml:237:7\n1809 rules/march_of_progress/rules.yaml:238:7\n1810 rules/march_of_progress/rules.yaml:239:7\n1817 rules/march_of_progress/rules.yaml:240:11\n1821 rules/march_of_progress/rules.yaml:242:11\n1828 rules/march_of_progress/rules.yaml:243:11\n1831 rules/march_of_progress/rules.yaml:244:15\n1840 rules/march_of_progress/rules.yaml:245:19\n1842 rules/march_of_progress/rules.yaml:246:19\n1845 rules/march_of_progress/rules.yaml:248:11\n1859 rules/march_of_progress/rules.yaml:273:7\n1868 rules/march_of_progress/rules.yaml:274:11\n1869 rules/march_of_progress/rules.yaml:275:7\n1890 rules/march_of_progress/rules.yaml:264:7\n1917 rules/march_of_progress/rules.yaml:265:11\n1918 rules/march_of_progress/rules.yaml:266:7\n1925 rules/march_of_progress/rules.yaml:257:7\n1941 rules/march_of_progress/flow.yaml:105:7\n1946 rules/march_of_progress/flow.yaml:106:11\n1947 rules/march_of_progress/flow.yaml:107:11\n1967 rules/march_of_progress/flow.yaml:109:15\n1968 rules/march_of_progress/flow.yaml:110:19\n1969 rules/march_of_progress/flow.yaml:111:11\n1970 rules/march_of_progress/flow.yaml:112:15\n1971 rules/march_of_progress/flow.yaml:113:15\n1976 rules/march_of_progress/flow.yaml:114:11\n2009 rules/march_of_progress/rules.yaml:216:7\n2019 rules/march_of_progress/rules.yaml:217:7\n2038 rules/march_of_progress/rules.yaml:218:11\n2039 rules/march_of_progress/rules.yaml:219:11\n2047 rules/march_of_progress/rules.yaml:220:15\n2062 rules/march_of_progress/rules.yaml:221:11\n2065 rules/march_of_progress/rules.yaml:222:7\n2086 rules/march_of_progress/rules.yaml:223:11\n2095 rules/march_of_progress/rules.yaml:224:15\n2108 rules/march_of_progress/rules.yaml:225:15\n2109 rules/march_of_progress/rules.yaml:226:19\n2127 rules/march_of_progress/flow.yaml:88:7\n2141 rules/march_of_progress/flow.yaml:89:11\n2142 rules/march_of_progress/flow.yaml:90:11\n2152 rules/march_of_progress/flow.yaml:8:7\n2153 rules/march_of_progress/flow.yaml:9:11\n2171 rules/march_of_progress/flow.yaml:32:7\n2192 rules/march_of_progress/flow.yaml:34:11\n2195 rules/march_of_progress/flow.yaml:35:11\n2196 rules/march_of_progress/flow.yaml:36:7\n2213 rules/march_of_progress/flow.yaml:54:7\n2227 rules/march_of_progress/flow.yaml:55:11\n2228 rules/march_of_progress/flow.yaml:56:11\n2236 rules/march_of_progress/flow.yaml:57:15\n2241 rules/march_of_progress/flow.yaml:59:15\n2242 rules/march_of_progress/flow.yaml:60:15\n2252 rules/march_of_progress/flow.yaml:61:19\n2265 rules/march_of_progress/flow.yaml:62:19\n2271 rules/march_of_progress/flow.yaml:64:19\n2286 rules/march_of_progress/flow.yaml:65:15\n2293 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "443 rules/march_of_progress/rules.yaml:126:7\n454 rules/march_of_progress/rules.yaml:27:7\n463 rules/march_of_progress/rules.yaml:20:7\n472 rules/march_of_progress/rules.yaml:72:7\n473 rules/march_of_progress/rules.yaml:73:11\n474 rules/march_of_progress/rules.yaml:74:15\n475 rules/march_of_progress/rules.yaml:75:11\n476 rules/march_of_progress/rules.yaml:76:7\n480 rules/march_of_progress/rules.yaml:118:7\n485 rules/march_of_progress/rules.yaml:43:7\n486 rules/march_of_progress/rules.yaml:44:11\n503 rules/march_of_progress/rules.yaml:45:7\n504 rules/march_of_progress/rules.yaml:46:11\n513 rules/march_of_progress/rules.yaml:47:7\n522 rules/march_of_progress/rules.yaml:108:7\n527 rules/march_of_progress/rules.yaml:64:7\n536 rules/march_of_progress/rules.yaml:13:7\n546 rules/march_of_progress/rules.yaml:55:7\n558 rules/march_of_progress/rules.yaml:56:11\n559 rules/march_of_progress/rules.yaml:57:7\n564 rules/march_of_progress/rules.yaml:35:7\n574 rules/march_of_progress/cards.yaml:113:15\n579 rules/march_of_progress/rules.yaml:92:7\n587 rules/march_of_progress/rules.yaml:84:7\n592 rules/march_of_progress/rules.yaml:136:7\n593 rules/march_of_progress/rules.yaml:137:11\n598 rules/march_of_progress/rules.yaml:138:7\n608 rules/march_of_progress/rules.yaml:100:7\n613 rules/march_of_progress/rules.yaml:288:7\n614 rules/march_of_progress/rules.yaml:289:11\n624 rules/march_of_progress/rules.yaml:290:11\n625 rules/march_of_progress/rules.yaml:291:15\n627 rules/march_of_progress/rules.yaml:292:15\n628 rules/march_of_progress/rules.yaml:293:19\n635 rules/march_of_progress/rules.yaml:294:19\n640 rules/march_of_progress/rules.yaml:295:19\n641 rules/march_of_progress/rules.yaml:296:19\n642 rules/march_of_progress/rules.yaml:297:19\n647 rules/march_of_progress/rules.yaml:298:19\n648 rules/march_of_progress/rules.yaml:299:19\n649 rules/march_of_progress/rules.yaml:300:19\n650 rules/march_of_progress/rules.yaml:301:19\n651 rules/march_of_progress/rules.yaml:302:19\n652 rules/march_of_progress/rules.yaml:303:23\n655 rules/march_of_progress/rules.yaml:305:23\n658 rules/march_of_progress/rules.yaml:307:23\n660 rules/march_of_progress/rules.yaml:308:19\n661 rules/march_of_progress/rules.yaml:309:23\n664 rules/march_of_progress/rules.yaml:311:23\n667 rules/march_of_progress/rules.yaml:313:23\n673 rules/march_of_progress/cards.yaml:51:7\n678 rules/march_of_progress/cards.yaml:52:7\n679 rules/march_of_progress/cards.yaml:53:11\n682 rules/march_of_progress/cards.yaml:55:11\n690 rules/march_of_progress/cards.yaml:57:11\n693 rules/march_of_progress/cards.yaml:59:11\n694 rules/march_of_progress/cards.yaml:60:11\n695 rules/march_of_progress/cards.yaml:61:11\n701 rules/march_of_progress/rules.yaml:170:7\n702 rules/march_of_progress/rules.yaml:171:7\n703 rules/march_of_progress/rules.yaml:172:7\n708 rules/march_of_progress/flow.yaml:97:7\n714 rules/march_of_progress/flow.yaml:98:11\n715 rules/march_of_progress/flow.yaml:99:11\n724 rules/march_of_progress/flow.yaml:81:7\n729 rules/march_of_progress/flow.yaml:82:7\n735 rules/march_of_progress/rules.yaml:146:7\n736 rules/march_of_progress/rules.yaml:147:7\n738 rules/march_of_progress/rules.yaml:148:7\n740 rules/march_of_progress/rules.yaml:149:7\n741 rules/march_of_progress/rules.yaml:150:11\n744 rules/march_of_progress/rules.yaml:152:11\n750 rules/march_of_progress/rules.yaml:159:7\n751 rules/march_of_progress/rules.yaml:160:7\n752 rules/march_of_progress/rules.yaml:161:7\n753 rules/march_of_progress/rules.yaml:162:7\n754 rules/march_of_progress/rules.yaml:163:7\n760 rules/march_of_progress/flow.yaml:15:7\n761 rules/march_of_progress/flow.yaml:16:7\n762 rules/march_of_progress/flow.yaml:17:7\n763 rules/march_of_progress/flow.yaml:18:7\n764 rules/march_of_progress/flow.yaml:19:7\n766 rules/march_of_progress/flow.yaml:20:7\n771 rules/march_of_progress/flow.yaml:21:11\n772 rules/march_of_progress/flow.yaml:22:11\n773 rules/march_of_progress/flow.yaml:23:11\n775 rules/march_of_progress/flow.yaml:24:7\n776 rules/march_of_progress/flow.yaml:25:7\n782 rules/march_of_progress/flow.yaml:72:7\n783 rules/march_of_progress/flow.yaml:73:11\n790 rules/march_of_progress/flow.yaml:42:7\n791 rules/march_of_progress/flow.yaml:43:11\n792 rules/march_of_progress/flow.yaml:44:15\n796 rules/march_of_progress/flow.yaml:45:15\n858 rules/march_of_progress/rules.yaml:179:7\n859 rules/march_of_progress/rules.yaml:180:7\n877 rules/march_of_progress/rules.yaml:181:7\n878 rules/march_of_progress/rules.yaml:183:11\n879 rules/march_of_progress/rules.yaml:184:7\n891 rules/march_of_progress/rules.yaml:185:7\n892 rules/march_of_progress/rules.yaml:186:7\n893 rules/march_of_progress/rules.yaml:187:11\n901 rules/march_of_progress/rules.yaml:189:11\n902 rules/march_of_progress/rules.yaml:190:11\n903 rules/march_of_progress/rules.yaml:192:15\n904 rules/march_of_progress/rules.yaml:193:11\n905 rules/march_of_progress/rules.yaml:194:7\n906 rules/march_of_progress/rules.yaml:195:7\n907 rules/march_of_progress/rules.yaml:196:11\n919 rules/march_of_progress/rules.yaml:197:11\n920 rules/march_of_progress/rules.yaml:198:15\n927 rules/march_of_progress/rules.yaml:199:15\n931 rules/march_of_progress/rules.yaml:201:15\n932 rules/march_of_progress/rules.yaml:202:7\n933 rules/march_of_progress/rules.yaml:203:7\n937 rules/march_of_progress/cards.yaml:83:7\n941 rules/march_of_progress/cards.yaml:91:7\n946 rules/march_of_progress/cards.yaml:69:7\n951 rules/march_of_progress/cards.yaml:70:7\n952 rules/march_of_progress/cards.yaml:72:11\n953 rules/march_of_progress/cards.yaml:73:7\n960 rules/march_of_progress/cards.yaml:74:7\n965 rules/march_of_progress/cards.yaml:11:7\n970 rules/march_of_progress/cards.yaml:12:7\n971 rules/march_of_progress/cards.yaml:14:11\n972 rules/march_of_progress/cards.yaml:15:7\n979 rules/march_of_progress/cards.yaml:16:7\n980 rules/march_of_progress/cards.yaml:17:11\n981 rules/march_of_progress/cards.yaml:18:7\n993 rules/march_of_progress/cards.yaml:19:7\n998 rules/march_of_progress/cards.yaml:27:7\n1003 rules/march_of_progress/cards.yaml:28:7\n1004 rules/march_of_progress/cards.yaml:30:11\n1005 rules/march_of_progress/cards.yaml:31:7\n1012 rules/march_of_progress/cards.yaml:32:7\n1013 rules/march_of_progress/cards.yaml:33:7\n1014 rules/march_of_progress/cards.yaml:34:11\n1015 rules/march_of_progress/cards.yaml:35:7\n1016 rules/march_of_progress/cards.yaml:36:7\n1026 rules/march_of_progress/cards.yaml:37:7\n1027 rules/march_of_progress/cards.yaml:38:11\n1028 rules/march_of_progress/cards.yaml:39:11\n1029 rules/march_of_progress/cards.yaml:40:15\n1030 rules/march_of_progress/cards.yaml:41:7\n1037 rules/march_of_progress/cards.yaml:42:7\n1038 rules/march_of_progress/cards.yaml:43:11\n1043 rules/march_of_progress/cards.yaml:116:7\n1046 rules/march_of_progress/cards.yaml:119:11\n1047 rules/march_of_progress/cards.yaml:120:7\n1050 rules/march_of_progress/cards.yaml:121:7\n1057 rules/march_of_progress/cards.yaml:99:7\n1063 rules/march_of_progress/cards.yaml:100:7\n1064 rules/march_of_progress/cards.yaml:102:11\n1065 rules/march_of_progress/cards.yaml:103:7\n1072 rules/march_of_progress/cards.yaml:104:7\n1075 rules/march_of_progress/cards.yaml:105:7\n1083 rules/march_of_progress/rules.yaml:233:7\n1084 rules/march_of_progress/rules.yaml:234:7\n1090 rules/march_of_progress/rules.yaml:235:7\n1091 rules/march_of_progress/rules.yaml:236:7\n1092 rules/march_of_progress/rules.yaml:237:7\n1095 rules/march_of_progress/rules.yaml:239:7\n1096 rules/march_of_progress/rules.yaml:240:11\n1098 rules/march_of_progress/rules.yaml:242:11\n1099 rules/march_of_progress/rules.yaml:243:11\n1102 rules/march_of_progress/rules.yaml:244:15\n1111 rules/march_of_progress/rules.yaml:245:19\n1114 rules/march_of_progress/rules.yaml:248:11\n1121 rules/march_of_progress/rules.yaml:273:7\n1126 rules/march_of_progress/rules.yaml:274:11\n1127 rules/march_of_progress/rules.yaml:275:7\n1144 rules/march_of_progress/rules.yaml:264:7\n1163 rules/march_of_progress/rules.yaml:265:11\n1169 rules/march_of_progress/rules.yaml:257:7\n1174 rules/march_of_progress/flow.yaml:105:7\n1175 rules/march_of_progress/flow.yaml:106:11\n1176 rules/march_of_progress/flow.yaml:107:11\n1180 rules/march_of_progress/flow.yaml:109:15\n1181 rules/march_of_progress/flow.yaml:110:19\n1182 rules/march_of_progress/flow.yaml:111:11\n1183 rules/march_of_progress/flow.yaml:112:15\n1184 rules/march_of_progress/flow.yaml:113:15\n1195 rules/march_of_progress/rules.yaml:216:7\n1200 rules/march_of_progress/rules.yaml:217:7\n1206 rules/march_of_progress/rules.yaml:218:11\n1207 rules/march_of_progress/rules.yaml:219:11\n1208 rules/march_of_progress/rules.yaml:220:15\n1215 rules/march_of_progress/rules.yaml:221:11\n1216 rules/march_of_progress/rules.yaml:222:7\n1221 rules/march_of_progress/rules.yaml:223:11\n1222 rules/march_of_progress/rules.yaml:224:15\n1223 rules/march_of_progress/rules.yaml:225:15\n1224 rules/march_of_progress/rules.yaml:226:19\n1264 rules/march_of_progress/flow.yaml:88:7\n1265 rules/march_of_progress/flow.yaml:90:11\n1309 rules/march_of_progress/flow.yaml:8:7\n1310 rules/march_of_progress/flow.yaml:9:11\n1320 rules/march_of_progress/flow.yaml:32:7\n1334 rules/march_of_progress/flow.yaml:34:11\n1341 rules/march_of_progress/flow.yaml:54:7\n1342 rules/march_of_progress/flow.yaml:55:11\n1343 rules/march_of_progress/rules.yaml:126:7\n1351 rules/march_of_progress/flow.yaml:56:11\n1352 rules/march_of_progress/flow.yaml:57:15\n1354 rules/march_of_progress/flow.yaml:59:15\n1355 rules/march_of_progress/flow.yaml:60:15\n1356 rules/march_of_progress/flow.yaml:61:19\n1363 rules/march_of_progress/flow.yaml:62:19\n1365 rules/march_of_progress/flow.yaml:64:19\n1372 rules/march_of_progress/flow.yaml:65:15\n1373 rules/march_of_progress/flow.yaml:66:15\n1397 rules/march_of_progress/rules.yaml:179:7\n1398 rules/march_of_progress/rules.yaml:180:7\n1413 rules/march_of_progress/rules.yaml:181:7\n1414 rules/march_of_progress/rules.yaml:182:11\n1415 rules/march_of_progress/rules.yaml:183:11\n1416 rules/march_of_progress/rules.yaml:184:7\n1429 rules/march_of_progress/rules.yaml:185:7\n1430 rules/march_of_progress/rules.yaml:186:7\n1438 rules/march_of_progress/rules.yaml:187:11\n1449 rules/march_of_progress/rules.yaml:189:11\n1455 rules/march_of_progress/rules.yaml:190:11\n1456 rules/march_of_progress/rules.yaml:191:15\n1457 rules/march_of_progress/rules.yaml:192:15\n1458 rules/march_of_progress/rules.yaml:193:11\n1461 rules/march_of_progress/rules.yaml:194:7\n1462 rules/march_of_progress/rules.yaml:195:7\n1467 rules/march_of_progress/rules.yaml:196:11\n1470 rules/march_of_progress/rules.yaml:197:11\n1478 rules/march_of_progress/rules.yaml:198:15\n1484 rules/march_of_progress/rules.yaml:199:15\n1488 rules/march_of_progress/rules.yaml:200:15\n1489 rules/march_of_progress/rules.yaml:201:15\n1492 rules/march_of_progress/rules.yaml:202:7\n1499 rules/march_of_progress/rules.yaml:203:7\n1527 rules/march_of_progress/cards.yaml:83:7\n1542 rules/march_of_progress/cards.yaml:91:7\n1560 rules/march_of_progress/cards.yaml:69:7\n1565 rules/march_of_progress/cards.yaml:70:7\n1566 rules/march_of_progress/cards.yaml:71:11\n1567 rules/march_of_progress/cards.yaml:72:11\n1568 rules/march_of_progress/cards.yaml:73:7\n1579 rules/march_of_progress/cards.yaml:74:7\n1580 rules/march_of_progress/cards.yaml:75:7\n1594 rules/march_of_progress/cards.yaml:11:7\n1599 rules/march_of_progress/cards.yaml:12:7\n1600 rules/march_of_progress/cards.yaml:13:11\n1601 rules/march_of_progress/cards.yaml:14:11\n1602 rules/march_of_progress/cards.yaml:15:7\n1613 rules/march_of_progress/cards.yaml:16:7\n1614 rules/march_of_progress/cards.yaml:17:11\n1615 rules/march_of_progress/cards.yaml:18:7\n1633 rules/march_of_progress/cards.yaml:19:7\n1652 rules/march_of_progress/cards.yaml:27:7\n1657 rules/march_of_progress/cards.yaml:28:7\n1658 rules/march_of_progress/cards.yaml:29:11\n1659 rules/march_of_progress/cards.yaml:30:11\n1660 rules/march_of_progress/cards.yaml:31:7\n1671 rules/march_of_progress/cards.yaml:32:7\n1672 rules/march_of_progress/cards.yaml:33:7\n1673 rules/march_of_progress/cards.yaml:34:11\n1674 rules/march_of_progress/cards.yaml:35:7\n1675 rules/march_of_progress/cards.yaml:36:7\n1685 rules/march_of_progress/cards.yaml:37:7\n1693 rules/march_of_progress/cards.yaml:38:11\n1706 rules/march_of_progress/cards.yaml:39:11\n1707 rules/march_of_progress/cards.yaml:40:15\n1713 rules/march_of_progress/cards.yaml:41:7\n1726 rules/march_of_progress/cards.yaml:42:7\n1727 rules/march_of_progress/cards.yaml:43:11\n1733 rules/march_of_progress/cards.yaml:116:7\n1734 rules/march_of_progress/cards.yaml:117:11\n1736 rules/march_of_progress/cards.yaml:119:11\n1737 rules/march_of_progress/cards.yaml:120:7\n1740 rules/march_of_progress/cards.yaml:121:7\n1743 rules/march_of_progress/cards.yaml:122:7\n1756 rules/march_of_progress/cards.yaml:99:7\n1762 rules/march_of_progress/cards.yaml:100:7\n1763 rules/march_of_progress/cards.yaml:101:11\n1764 rules/march_of_progress/cards.yaml:102:11\n1765 rules/march_of_progress/cards.yaml:103:7\n1776 rules/march_of_progress/cards.yaml:104:7\n1779 rules/march_of_progress/cards.yaml:105:7\n1781 rules/march_of_progress/cards.yaml:106:7\n1802 rules/march_of_progress/rules.yaml:233:7\n1803 rules/march_of_progress/rules.yaml:234:7\n1813 rules/march_of_progress/rules.yaml:235:7\n1820 rules/march_of_progress/rules.yaml:236:7\n1821 rules/march_of_progress/rules.yaml:237:7\n1824 rules/march_of_progress/rules.yaml:238:7\n1825 rules/march_of_progress/rules.yaml:239:7\n1832 rules/march_of_progress/rules.yaml:240:11\n1836 rules/march_of_progress/rules.yaml:242:11\n1843 rules/march_of_progress/rules.yaml:243:11\n1846 rules/march_of_progress/rules.yaml:244:15\n1855 rules/march_of_progress/rules.yaml:245:19\n1857 rules/march_of_progress/rules.yaml:246:19\n1860 rules/march_of_progress/rules.yaml:248:11\n1874 rules/march_of_progress/rules.yaml:273:7\n1883 rules/march_of_progress/rules.yaml:274:11\n1884 rules/march_of_progress/rules.yaml:275:7\n1905 rules/march_of_progress/rules.yaml:264:7\n1932 rules/march_of_progress/rules.yaml:265:11\n1933 rules/march_of_progress/rules.yaml:266:7\n1940 rules/march_of_progress/rules.yaml:257:7\n1956 rules/march_of_progress/flow.yaml:105:7\n1961 rules/march_of_progress/flow.yaml:106:11\n1962 rules/march_of_progress/flow.yaml:107:11\n1982 rules/march_of_progress/flow.yaml:109:15\n1983 rules/march_of_progress/flow.yaml:110:19\n1984 rules/march_of_progress/flow.yaml:111:11\n1985 rules/march_of_progress/flow.yaml:112:15\n1986 rules/march_of_progress/flow.yaml:113:15\n1991 rules/march_of_progress/flow.yaml:114:11\n2024 rules/march_of_progress/rules.yaml:216:7\n2034 rules/march_of_progress/rules.yaml:217:7\n2053 rules/march_of_progress/rules.yaml:218:11\n2054 rules/march_of_progress/rules.yaml:219:11\n2062 rules/march_of_progress/rules.yaml:220:15\n2077 rules/march_of_progress/rules.yaml:221:11\n2080 rules/march_of_progress/rules.yaml:222:7\n2101 rules/march_of_progress/rules.yaml:223:11\n2110 rules/march_of_progress/rules.yaml:224:15\n2123 rules/march_of_progress/rules.yaml:225:15\n2124 rules/march_of_progress/rules.yaml:226:19\n2142 rules/march_of_progress/flow.yaml:88:7\n2156 rules/march_of_progress/flow.yaml:89:11\n2157 rules/march_of_progress/flow.yaml:90:11\n2168 rules/march_of_progress/flow.yaml:8:7\n2169 rules/march_of_progress/flow.yaml:9:11\n2187 rules/march_of_progress/flow.yaml:32:7\n2208 rules/march_of_progress/flow.yaml:34:11\n2211 rules/march_of_progress/flow.yaml:35:11\n2212 rules/march_of_progress/flow.yaml:36:7\n2229 rules/march_of_progress/flow.yaml:54:7\n2243 rules/march_of_progress/flow.yaml:55:11\n2244 rules/march_of_progress/flow.yaml:56:11\n2252 rules/march_of_progress/flow.yaml:57:15\n2257 rules/march_of_progress/flow.yaml:59:15\n2258 rules/march_of_progress/flow.yaml:60:15\n2268 rules/march_of_progress/flow.yaml:61:19\n2281 rules/march_of_progress/flow.yaml:62:19\n2287 rules/march_of_progress/flow.yaml:64:19\n2302 rules/march_of_progress/flow.yaml:65:15\n2309 rules/march_of_progress/flow.yaml:66:15"

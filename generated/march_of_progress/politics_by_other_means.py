@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, register
@@ -382,8 +383,8 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if S[_LOG] is not False:
                 _log(S, 64, ())
         else:
-            _clamp = S[self.o_g_propaganda_level] + 1
-            S[self.o_g_propaganda_level] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
+            _clamp = N[self.o_g_propaganda_level] + 1
+            N[self.o_g_propaganda_level] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
             if S[_LOG] is not False:
                 _log(S, 65, (N[self.o_g_propaganda_level],))
 
@@ -405,10 +406,10 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if S[_LOG] is not False:
                 _log(S, 58, (self.k_country__neutral,))
             return None
-        _clamp = S[self.o_g_vp_stock] - 1
-        S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
-        _clamp = S[self.o_e_country__cubes + self.k_country__neutral] + 1
-        S[self.o_e_country__cubes + self.k_country__neutral] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_g_vp_stock] - 1
+        N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_e_country__cubes + self.k_country__neutral] + 1
+        N[self.o_e_country__cubes + self.k_country__neutral] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
             _log(
                 S,
@@ -418,13 +419,16 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def p_turn__neutral_card_back(self, S: list[Any]) -> None:
         "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:301:7]"
-        _z1 = S[self.o_p_revealed + self.k_player__neutral_player]
-        S[self.o_p_hand + self.k_player__neutral_player] |= _z1
-        S[self.o_p_revealed + self.k_player__neutral_player] = 0
+        N: list[int] = S
+        _z1 = N[self.o_p_revealed + self.k_player__neutral_player]
+        N[self.o_p_hand + self.k_player__neutral_player] = (
+            N[self.o_p_hand + self.k_player__neutral_player] | _z1
+        )
+        N[self.o_p_revealed + self.k_player__neutral_player] = 0
         S[self.o_g_propaganda_due] = False
         S[self.o_g_militia_used] = False
         S[self.o_g_militia_in_neutral] = False
-        S[self.o_g_militia_for] = -1
+        N[self.o_g_militia_for] = -1
 
     def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -437,7 +441,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             return
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Callable[[], float], c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 11:
@@ -485,7 +489,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             f(S, R, p)
 
-    def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__attack_plus_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
         if self.f_counter_insurgency_possible(S, v_me):
             v_ci = R() < 0.5
@@ -494,7 +498,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 return None
         self.q_attack(S, R, v_me, True)
 
-    def q_card__militia(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__militia(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:212:5]"
         if S[self.o_g_militia_used]:
             if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
@@ -510,7 +514,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             pass
 
-    def q_card__partisans(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__partisans(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"""
         N: list[int] = S
         v_opt = (
@@ -529,14 +533,16 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             pass
         else:
             v_k = N[self.o_e_country__cubes + self.k_country__neutral]
-            S[self.o_e_country__cubes + self.k_country__neutral] = 0
-            _clamp = S[self.o_p_vp + v_me] + v_k
-            S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+            N[self.o_e_country__cubes + self.k_country__neutral] = 0
+            _clamp = N[self.o_p_vp + v_me] + v_k
+            N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
+    def q_combat(
+        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+    ) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         N: list[int] = S
-        S[self.o_g_militia_for] = -1
+        N[self.o_g_militia_for] = -1
         if (
             not S[self.o_g_militia_used]
             and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
@@ -546,13 +552,15 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             )
             v_side = _pick_optional(R, _uniq([v_att, v_foe]))
             if v_side is not None:
-                S[self.o_g_militia_for] = _unref(v_side)
+                N[self.o_g_militia_for] = _unref(v_side)
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
-        S[self.o_g_militia_for] = -1
+        N[self.o_g_militia_for] = -1
 
-    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
+    def q_combat__rules(
+        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+    ) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         N: list[int] = S
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
@@ -588,7 +596,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_counter_insurgency(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_counter_insurgency(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"""
         N: list[int] = S
         _w1 = []
@@ -599,15 +607,15 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             _w1[0] if (_n2 := len(_w1)) == 1 else _w1[int(R() * _n2)] if _n2 else _pick(R, _w1)
         )
         _c1 = v_d
-        S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-        S[self.o_p_discard + v_me] |= 1 << _c1
+        N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
+        N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
         S[_REVEALS] += 1
-        _clamp = S[self.o_e_country__cubes + self.k_country__neutral] - 1
-        S[self.o_e_country__cubes + self.k_country__neutral] = 0 if _clamp < 0 else _clamp
-        _clamp = S[self.o_g_vp_stock] + 1
-        S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_e_country__cubes + self.k_country__neutral] - 1
+        N[self.o_e_country__cubes + self.k_country__neutral] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_g_vp_stock] + 1
+        N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -648,11 +656,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 else:
                     step(S)
 
-    def q_perform(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
         N: list[int] = S
         if v_p != self.k_player__neutral_player:
-            S[self.o_g_neutral_die_before] = N[self.o_e_country__vp_die + self.k_country__neutral]
+            N[self.o_g_neutral_die_before] = N[self.o_e_country__vp_die + self.k_country__neutral]
             if _has(N[self.o_p_revealed + v_p], self.k_card__score) and self.f_controls(
                 S, v_p, self.k_country__neutral
             ):
@@ -670,27 +678,28 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             ):
                 S[self.o_g_propaganda_due] = True
 
-    def q_perform__rules(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_perform__rules(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
         N: list[int] = S
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
             self.play_q(S, R, v_c, v_p)
 
-    def q_setup__armies(self, S: list[Any], R: Any) -> None:
+    def q_setup__armies(self, S: list[Any], R: Callable[[], float]) -> None:
         """One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"""
+        N: list[int] = S
         for v_p in self.f_powers(S):
             _w1 = []
             for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 _w1.append(v_a_2)
                 break
             _r1 = _w1[0] if _w1 else _head(_w1)
-            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
+            N[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
-    def q_turn__neutral_actions(self, S: list[Any], R: Any) -> None:
+    def q_turn__neutral_actions(self, S: list[Any], R: Callable[[], float]) -> None:
         "After all other actions, the Neutral player's PARTISANS, PROPAGANDA or MILITIA (option 1, or option 2's VP). (MOP-POL-RULE-01, MOP-POL-RULE-02, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:295:7]"
         self.q_perform(S, R, self.k_player__neutral_player)
 
-    def q_turn__pick(self, S: list[Any], R: Any) -> None:
+    def q_turn__pick(self, S: list[Any], R: Callable[[], float]) -> None:
         """All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:7]"""
         N: list[int] = S
         _ps1 = tuple(self.all_player)
@@ -704,10 +713,12 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _w3[0] if (_n2 := len(_w3)) == 1 else _w3[int(R() * _n2)] if _n2 else _pick(R, _w3)
             )
         _ans2 = _w2
-        for v_p, v_c_2 in zip(_ps1, _ans2, strict=True):
-            _c3 = v_c_2
-            S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c3)
-            S[self.o_p_played + v_p] |= 1 << _c3
+        v_c_2: int
+        for _i4, v_p in enumerate(_ps1):
+            v_c_2 = _ans2[_i4]
+            _c3: int = v_c_2
+            N[self.o_p_hand + v_p] = _take(N[self.o_p_hand + v_p], _c3)
+            N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3
 
     def r_card__attack_plus_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
@@ -815,9 +826,9 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _log(S, 68, (self.k_country__neutral,))
             else:
                 v_k = N[self.o_e_country__cubes + self.k_country__neutral]
-                S[self.o_e_country__cubes + self.k_country__neutral] = 0
-                _clamp = S[self.o_p_vp + v_me] + v_k
-                S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+                N[self.o_e_country__cubes + self.k_country__neutral] = 0
+                _clamp = N[self.o_p_vp + v_me] + v_k
+                N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
                 _log(S, 69, (v_me, v_k, self.k_country__neutral, v_me, N[self.o_p_vp + v_me]))
             return None
 
@@ -833,7 +844,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if F is not None and (pc < 0 or not (0x2C >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            S[self.o_g_militia_for] = -1
+            N[self.o_g_militia_for] = -1
             if (
                 not S[self.o_g_militia_used]
                 and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
@@ -862,7 +873,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 F = None
             v_side = v
             if v_side is not None:
-                S[self.o_g_militia_for] = _unref(v_side)
+                N[self.o_g_militia_for] = _unref(v_side)
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
                 _log(S, 57, (self.k_player__neutral_player, v_side, v_where))
@@ -874,7 +885,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if pc == 5:
             if F is not None:
                 F = None
-            S[self.o_g_militia_for] = -1
+            N[self.o_g_militia_for] = -1
             return None
 
     def r_combat__rules(
@@ -988,13 +999,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 F = None
             v_d = v
             _c1 = v_d
-            S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-            S[self.o_p_discard + v_me] |= 1 << _c1
+            N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
+            N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
             S[_REVEALS] += 1
-            _clamp = S[self.o_e_country__cubes + self.k_country__neutral] - 1
-            S[self.o_e_country__cubes + self.k_country__neutral] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_g_vp_stock] + 1
-            S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_e_country__cubes + self.k_country__neutral] - 1
+            N[self.o_e_country__cubes + self.k_country__neutral] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_vp_stock] + 1
+            N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
             _log(S, 61, (v_me, v_d, self.k_country__neutral))
             return None
 
@@ -1007,7 +1018,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             raise RulesError(f"routine perform: no resume point {pc}")
         if pc == 0:
             if v_p != self.k_player__neutral_player:
-                S[self.o_g_neutral_die_before] = N[
+                N[self.o_g_neutral_die_before] = N[
                     self.o_e_country__vp_die + self.k_country__neutral
                 ]
                 if _has(N[self.o_p_revealed + v_p], self.k_card__score) and self.f_controls(
@@ -1070,10 +1081,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def r_setup__armies(self, S: list[Any], F: Any, v: Any) -> Any:
         "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
+        N: list[int] = S
         v_p: Any = None
         for v_p in self.f_powers(S):
             _r1 = _head([v_a_2 for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]])
-            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
+            N[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
     def r_turn__neutral_actions(self, S: list[Any], F: Any, v: Any) -> Any:
@@ -1127,8 +1139,8 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             for v_p in v__ps:
                 v_c_2 = _a[v_p]
                 _c1 = v_c_2
-                S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c1)
-                S[self.o_p_played + v_p] |= 1 << _c1
+                N[self.o_p_hand + v_p] = _take(N[self.o_p_hand + v_p], _c1)
+                N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c1
                 _log_to(S, 49, (v_c_2,), (v_p,))
             _log(S, 75, ())
             return None
@@ -1160,4 +1172,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "295 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n305 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n314 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n315 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n325 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n326 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n335 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n344 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n353 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n360 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n378 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n382 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n387 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n412 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n421 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n424 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n427 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n490 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n491 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n493 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n494 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n495 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n500 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n504 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n506 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n507 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n516 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n524 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n527 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n531 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n533 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n539 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n540 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n544 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n547 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n548 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n549 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n550 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n551 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n552 rules/march_of_progress/rules.yaml:228:3\n553 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n558 rules/march_of_progress/rules.yaml:233:7\n559 rules/march_of_progress/rules.yaml:234:7\n565 rules/march_of_progress/rules.yaml:235:7\n566 rules/march_of_progress/rules.yaml:236:7\n567 rules/march_of_progress/rules.yaml:237:7\n570 rules/march_of_progress/rules.yaml:239:7\n571 rules/march_of_progress/rules.yaml:240:11\n573 rules/march_of_progress/rules.yaml:242:11\n574 rules/march_of_progress/rules.yaml:243:11\n577 rules/march_of_progress/rules.yaml:244:15\n586 rules/march_of_progress/rules.yaml:245:19\n589 rules/march_of_progress/rules.yaml:248:11\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n601 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n605 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n607 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n654 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n655 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n656 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n660 rules/march_of_progress/flow.yaml:84:3\n661 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n671 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n676 rules/march_of_progress/flow.yaml:88:7\n677 rules/march_of_progress/flow.yaml:90:11\n681 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n682 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n691 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n696 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n708 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n720 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n728 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n734 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n739 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n745 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n747 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n763 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n764 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n765 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n766 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n768 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n769 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n770 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n771 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n772 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n773 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n784 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n785 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n787 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n803 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n809 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n810 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n811 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n813 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n815 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n817 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n818 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n819 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n821 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n836 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n837 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n845 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n846 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n864 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n865 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n866 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n867 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n868 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n871 rules/march_of_progress/rules.yaml:228:3\n877 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n894 rules/march_of_progress/rules.yaml:233:7\n895 rules/march_of_progress/rules.yaml:234:7\n905 rules/march_of_progress/rules.yaml:235:7\n912 rules/march_of_progress/rules.yaml:236:7\n913 rules/march_of_progress/rules.yaml:237:7\n916 rules/march_of_progress/rules.yaml:238:7\n917 rules/march_of_progress/rules.yaml:239:7\n924 rules/march_of_progress/rules.yaml:240:11\n928 rules/march_of_progress/rules.yaml:242:11\n935 rules/march_of_progress/rules.yaml:243:11\n938 rules/march_of_progress/rules.yaml:244:15\n947 rules/march_of_progress/rules.yaml:245:19\n949 rules/march_of_progress/rules.yaml:246:19\n952 rules/march_of_progress/rules.yaml:248:11\n972 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n990 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n994 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n996 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n998 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n1009 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n1010 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n1013 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n1016 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n1017 rules/march_of_progress/flow.yaml:84:3\n1024 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1030 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1034 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1049 rules/march_of_progress/flow.yaml:88:7\n1063 rules/march_of_progress/flow.yaml:89:11\n1064 rules/march_of_progress/flow.yaml:90:11\n1074 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1075 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1086 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1108 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1129 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1132 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1133 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"
+_ORIGINS = "296 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n306 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n315 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n326 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n327 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n336 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n345 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n356 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n374 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n388 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n396 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n411 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n413 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n423 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n428 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n429 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n494 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n495 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n504 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n511 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n512 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n527 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n531 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n536 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n537 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n546 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n550 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n553 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n555 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n556 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n557 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n558 rules/march_of_progress/rules.yaml:228:3\n559 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n566 rules/march_of_progress/rules.yaml:233:7\n567 rules/march_of_progress/rules.yaml:234:7\n573 rules/march_of_progress/rules.yaml:235:7\n574 rules/march_of_progress/rules.yaml:236:7\n575 rules/march_of_progress/rules.yaml:237:7\n578 rules/march_of_progress/rules.yaml:239:7\n579 rules/march_of_progress/rules.yaml:240:11\n581 rules/march_of_progress/rules.yaml:242:11\n582 rules/march_of_progress/rules.yaml:243:11\n585 rules/march_of_progress/rules.yaml:244:15\n594 rules/march_of_progress/rules.yaml:245:19\n597 rules/march_of_progress/rules.yaml:248:11\n602 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n609 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n613 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n662 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n663 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n664 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n668 rules/march_of_progress/flow.yaml:84:3\n669 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n675 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n679 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n684 rules/march_of_progress/flow.yaml:88:7\n685 rules/march_of_progress/flow.yaml:90:11\n690 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n691 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n700 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n705 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n719 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n731 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n739 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n745 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n750 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n756 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n758 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n774 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n775 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n776 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n777 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n779 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n780 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n781 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n782 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n783 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n784 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n795 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n798 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n814 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n820 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n821 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n822 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n824 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n826 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n828 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n829 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n830 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n847 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n848 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n856 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n857 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n875 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n876 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n877 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n878 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n879 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n882 rules/march_of_progress/rules.yaml:228:3\n888 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n905 rules/march_of_progress/rules.yaml:233:7\n906 rules/march_of_progress/rules.yaml:234:7\n916 rules/march_of_progress/rules.yaml:235:7\n923 rules/march_of_progress/rules.yaml:236:7\n924 rules/march_of_progress/rules.yaml:237:7\n927 rules/march_of_progress/rules.yaml:238:7\n928 rules/march_of_progress/rules.yaml:239:7\n935 rules/march_of_progress/rules.yaml:240:11\n939 rules/march_of_progress/rules.yaml:242:11\n946 rules/march_of_progress/rules.yaml:243:11\n949 rules/march_of_progress/rules.yaml:244:15\n958 rules/march_of_progress/rules.yaml:245:19\n960 rules/march_of_progress/rules.yaml:246:19\n963 rules/march_of_progress/rules.yaml:248:11\n983 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n1001 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n1005 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n1007 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n1009 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n1020 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n1021 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n1024 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n1027 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n1028 rules/march_of_progress/flow.yaml:84:3\n1035 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1041 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1045 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1060 rules/march_of_progress/flow.yaml:88:7\n1074 rules/march_of_progress/flow.yaml:89:11\n1075 rules/march_of_progress/flow.yaml:90:11\n1086 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1087 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1098 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1120 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1141 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1144 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1145 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

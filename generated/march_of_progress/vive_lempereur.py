@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, register
@@ -205,7 +206,8 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = -1
+        N: list[int] = S
+        N[self.o_e_army__location + v_a] = -1
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -239,11 +241,12 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         """The French have the initiative for the whole game. (MOP-VIVE-SETUP-08) [rules/march_of_progress/scenarios/vive_lempereur.yaml:101:7]"""
-        S[self.o_g_initiative] = self.k_player__blue
+        N: list[int] = S
+        N[self.o_g_initiative] = self.k_player__blue
         if S[_LOG] is not False:
             _log(S, 64, (self.k_player__blue,))
 
-    def q_army_reform(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_army_reform(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"""
         N: list[int] = S
         if N[self.o_p_set_aside + v_p] == 0 or N[self.o_p_vp + v_p] < self.c_army_reform_cost:
@@ -253,16 +256,17 @@ class ViveLempereurScenario(MarchOfProgressRules):
         )
         if v_c is None:
             return None
-        _clamp = S[self.o_p_vp + v_p] - self.c_army_reform_cost
-        S[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
-        _clamp = S[self.o_g_vp_stock] + self.c_army_reform_cost
-        S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_vp + v_p] - self.c_army_reform_cost
+        N[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_g_vp_stock] + self.c_army_reform_cost
+        N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
         _c1 = v_c
-        S[self.o_p_set_aside + v_p] = _take(S[self.o_p_set_aside + v_p], _c1)
-        S[self.o_p_hand + v_p] |= 1 << _c1
+        N[self.o_p_set_aside + v_p] = _take(N[self.o_p_set_aside + v_p], _c1)
+        N[self.o_p_hand + v_p] = N[self.o_p_hand + v_p] | 1 << _c1
 
-    def q_card__score(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"""
+        N: list[int] = S
         if v_me == self.k_player__orange:
             if self.c_army_reform_when_occupied or self.f_controls(S, v_me, self.s_p_home[v_me]):
                 self.q_army_reform(S, R, v_me)
@@ -272,12 +276,12 @@ class ViveLempereurScenario(MarchOfProgressRules):
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
             if v_me == self.k_player__orange:
                 self.p_british_support(S, v_me)
-        _z1 = S[self.o_p_discard + v_me]
-        S[self.o_p_hand + v_me] |= _z1
-        S[self.o_p_discard + v_me] = 0
-        _z2 = S[self.o_p_revealed + v_me]
-        S[self.o_p_hand + v_me] |= _z2
-        S[self.o_p_revealed + v_me] = 0
+        _z1 = N[self.o_p_discard + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z1
+        N[self.o_p_discard + v_me] = 0
+        _z2 = N[self.o_p_revealed + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z2
+        N[self.o_p_revealed + v_me] = 0
         if v_me == self.k_player__blue:
             _w1 = 0
             for v_c in self.all_country:
@@ -298,15 +302,16 @@ class ViveLempereurScenario(MarchOfProgressRules):
                     ),
                 )
 
-    def q_setup__armies(self, S: list[Any], R: Any) -> None:
+    def q_setup__armies(self, S: list[Any], R: Callable[[], float]) -> None:
         """France: 2 armies in France, 1 in the stock. Austria: 2 armies in Austria and 1 in a neutral country the Austrian player chooses. (MOP-VIVE-SETUP-11) [rules/march_of_progress/scenarios/vive_lempereur.yaml:88:7]"""
+        N: list[int] = S
         for v_p in self.all_player:
             for v_a_2 in [
                 v_a
                 for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
                 if self.s_e_army__number[v_a] <= 2
             ]:
-                S[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
+                N[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
         _w1 = []
         for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ()):
             _w1.append(v_a_3)
@@ -318,7 +323,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         v_where: int = (
             _w2[0] if (_n1 := len(_w2)) == 1 else _w2[int(R() * _n1)] if _n1 else _pick(R, _w2)
         )
-        S[self.o_e_army__location + v_third] = _unref(v_where)
+        N[self.o_e_army__location + v_third] = _unref(v_where)
 
     def r_army_reform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"
@@ -351,19 +356,20 @@ class ViveLempereurScenario(MarchOfProgressRules):
             v_c = v
             if v_c is None:
                 return None
-            _clamp = S[self.o_p_vp + v_p] - self.c_army_reform_cost
-            S[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_g_vp_stock] + self.c_army_reform_cost
-            S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_vp + v_p] - self.c_army_reform_cost
+            N[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_vp_stock] + self.c_army_reform_cost
+            N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
             _c1 = v_c
-            S[self.o_p_set_aside + v_p] = _take(S[self.o_p_set_aside + v_p], _c1)
-            S[self.o_p_hand + v_p] |= 1 << _c1
+            N[self.o_p_set_aside + v_p] = _take(N[self.o_p_set_aside + v_p], _c1)
+            N[self.o_p_hand + v_p] = N[self.o_p_hand + v_p] | 1 << _c1
             _log(S, 59, (v_p, self.c_army_reform_cost, v_p, N[self.o_p_vp + v_p]))
             _log_to(S, 60, (v_c,), (v_p,))
             return None
 
     def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"
+        N: list[int] = S
         v_held: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 5
@@ -393,12 +399,12 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
                 if v_me == self.k_player__orange:
                     self.p_british_support(S, v_me)
-            _z1 = S[self.o_p_discard + v_me]
-            S[self.o_p_hand + v_me] |= _z1
-            S[self.o_p_discard + v_me] = 0
-            _z2 = S[self.o_p_revealed + v_me]
-            S[self.o_p_hand + v_me] |= _z2
-            S[self.o_p_revealed + v_me] = 0
+            _z1 = N[self.o_p_discard + v_me]
+            N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z1
+            N[self.o_p_discard + v_me] = 0
+            _z2 = N[self.o_p_revealed + v_me]
+            N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z2
+            N[self.o_p_revealed + v_me] = 0
             _log(S, 44, (v_me,))
             if v_me == self.k_player__blue:
                 v_held = [v_c for v_c in self.all_country if self.f_controls(S, v_me, v_c)]
@@ -419,6 +425,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def r_setup__armies(self, S: list[Any], F: Any, v: Any) -> Any:
         "France: 2 armies in France, 1 in the stock. Austria: 2 armies in Austria and 1 in a neutral country the Austrian player chooses. (MOP-VIVE-SETUP-11) [rules/march_of_progress/scenarios/vive_lempereur.yaml:88:7]"
+        N: list[int] = S
         v_p: Any = None
         v_a_2: Any = None
         v_third: Any = None
@@ -434,7 +441,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                     for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
                     if self.s_e_army__number[v_a] <= 2
                 ]:
-                    S[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
+                    N[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
             v_third = _head(
                 [v_a_3 for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ())]
             )
@@ -455,7 +462,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 (v_third,) = F[2:]
                 F = None
             v_where = v
-            S[self.o_e_army__location + v_third] = _unref(v_where)
+            N[self.o_e_army__location + v_third] = _unref(v_where)
             _log(S, 63, (self.k_player__orange, v_where))
             return None
 
@@ -486,4 +493,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "162 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n163 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n164 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n165 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n172 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n177 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n182 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n194 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n196 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n200 rules/march_of_progress/rules.yaml:165:3\n201 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n202 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n204 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n208 rules/march_of_progress/rules.yaml:170:7\n209 rules/march_of_progress/rules.yaml:171:7\n210 rules/march_of_progress/rules.yaml:172:7\n215 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n221 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n222 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n223 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n224 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n232 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n242 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n243 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n249 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n251 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n254 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n255 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n256 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n260 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n267 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n268 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n269 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n272 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n274 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n275 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n278 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n281 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n282 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n287 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n288 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n303 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n304 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n309 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n310 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n315 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n321 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n332 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n333 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n334 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n352 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n353 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n354 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n356 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n358 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n361 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n378 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n383 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n390 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n391 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n393 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n394 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n395 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n396 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n399 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n402 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n403 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n404 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n405 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n406 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n431 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n432 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n437 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n438 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n441 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n458 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n459 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"
+_ORIGINS = "163 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n164 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n165 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n166 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n173 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n178 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n183 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n195 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n197 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n201 rules/march_of_progress/rules.yaml:165:3\n202 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n203 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n205 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n210 rules/march_of_progress/rules.yaml:170:7\n211 rules/march_of_progress/rules.yaml:171:7\n212 rules/march_of_progress/rules.yaml:172:7\n217 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n223 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n224 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n225 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n226 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n234 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n245 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n246 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n253 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n254 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n257 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n261 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n263 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n270 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n271 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n272 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n276 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n277 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n278 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n279 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n282 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n285 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n286 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n291 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n292 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n308 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n309 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n314 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n315 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n320 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n326 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n337 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n338 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n339 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n358 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n359 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n361 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n363 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n366 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n367 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n379 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n384 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n389 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n396 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n397 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n399 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n400 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n401 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n402 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n405 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n408 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n409 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n410 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n411 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n412 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n438 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n439 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n444 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n445 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n448 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n465 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n466 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, register
@@ -285,12 +286,14 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def p_destroy(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
+        N: list[int] = S
         self.p_destroy__rules(S, v_a)
-        S[self.o_e_army__side + v_a] = -1
+        N[self.o_e_army__side + v_a] = -1
 
     def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = -1
+        N: list[int] = S
+        N[self.o_e_army__location + v_a] = -1
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -330,7 +333,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         N: list[int] = S
         v_foe: int = self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
         for v_x in v_group:
-            S[self.o_e_army__side + v_x] = -1
+            N[self.o_e_army__side + v_x] = -1
         _w1 = False
         for v_a__1 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
             if N[self.o_e_army__location + v_a__1] == v_dest:
@@ -342,17 +345,17 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]
                 if N[self.o_e_army__location + v_a__2] == v_dest
             ]:
-                S[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
+                N[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
                 v_a__3
                 for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
                 if N[self.o_e_army__location + v_a__3] == v_dest
             ]:
-                S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
+                N[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
             if S[_LOG] is not False:
                 _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
-    def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__move_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"""
         N: list[int] = S
         v_all_mine = [
@@ -393,7 +396,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_move_army(S, v_a_2, v_dest)
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
-    def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__move_2(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"""
         N: list[int] = S
         v_all_mine = [
@@ -444,7 +447,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             self.p_move_army(S, v_x, v_dest)
         self.p_take_sides(S, v_me, v_group, v_dest)
 
-    def q_card__score(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         N: list[int] = S
         v_attacked = N[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
@@ -452,25 +455,30 @@ class WarToEndWarScenario(MarchOfProgressRules):
             pass
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
-        _z1 = S[self.o_p_discard + v_me]
-        S[self.o_p_hand + v_me] |= _z1
-        S[self.o_p_discard + v_me] = 0
-        _z2 = S[self.o_p_revealed + v_me]
-        S[self.o_p_hand + v_me] |= _z2
-        S[self.o_p_revealed + v_me] = 0
+        _z1 = N[self.o_p_discard + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z1
+        N[self.o_p_discard + v_me] = 0
+        _z2 = N[self.o_p_revealed + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z2
+        N[self.o_p_revealed + v_me] = 0
         if not v_attacked:
             v_k = min(1, N[self.o_p_vp + v_me])
-            _clamp = S[self.o_p_vp + v_me] - v_k
-            S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_g_vp_removed] + v_k
-            S[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_vp + v_me] - v_k
+            N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_vp_removed] + v_k
+            N[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
+    def q_combat(
+        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+    ) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
-        S[self.o_g_attacker] = v_att
+        N: list[int] = S
+        N[self.o_g_attacker] = v_att
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
 
-    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
+    def q_combat__rules(
+        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+    ) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         N: list[int] = S
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
@@ -506,7 +514,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: int) -> None:
+    def q_combat_loss(
+        self, S: list[Any], R: Callable[[], float], v_loser: int, v_where: int
+    ) -> None:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
         N: list[int] = S
         if N[self.o_g_attacker] == v_loser and (not self.c_one_loss_when_defender_wins):
@@ -545,7 +555,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
         self.q_lose_one(S, R, v_loser, v_where)
 
-    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: int) -> None:
+    def q_combat_tie(self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int) -> None:
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
         self.q_lose_one(
@@ -555,10 +565,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_where,
         )
 
-    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: int) -> None:
+    def q_defence_bonus(
+        self, S: list[Any], R: Callable[[], float], v_foe: int, v_where: int
+    ) -> None:
         """The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"""
         N: list[int] = S
-        S[self.o_g_defence_plus] = 0
+        N[self.o_g_defence_plus] = 0
         v_moves = (
             _BITS8[_m1]
             if 0 <= (_m1 := (N[self.o_p_hand + v_foe] & self.mk_card__group.get("move", 0))) < 256
@@ -568,12 +580,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_d = _pick_optional(R, v_moves)
             if v_d is not None:
                 _c1 = v_d
-                S[self.o_p_hand + v_foe] = _take(S[self.o_p_hand + v_foe], _c1)
-                S[self.o_p_discard + v_foe] |= 1 << _c1
+                N[self.o_p_hand + v_foe] = _take(N[self.o_p_hand + v_foe], _c1)
+                N[self.o_p_discard + v_foe] = N[self.o_p_discard + v_foe] | 1 << _c1
                 S[_REVEALS] += 1
-                S[self.o_g_defence_plus] = 1
+                N[self.o_g_defence_plus] = 1
 
-    def q_lose_one(self, S: list[Any], R: Any, v_p: int, v_where: int) -> None:
+    def q_lose_one(self, S: list[Any], R: Callable[[], float], v_p: int, v_where: int) -> None:
         """One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"""
         N: list[int] = S
         v_mine = [
@@ -599,7 +611,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             )
         self.p_destroy(S, v_a)
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -811,19 +823,19 @@ class WarToEndWarScenario(MarchOfProgressRules):
             _log(S, 43, (v_me, v_me))
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
-        _z1 = S[self.o_p_discard + v_me]
-        S[self.o_p_hand + v_me] |= _z1
-        S[self.o_p_discard + v_me] = 0
-        _z2 = S[self.o_p_revealed + v_me]
-        S[self.o_p_hand + v_me] |= _z2
-        S[self.o_p_revealed + v_me] = 0
+        _z1 = N[self.o_p_discard + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z1
+        N[self.o_p_discard + v_me] = 0
+        _z2 = N[self.o_p_revealed + v_me]
+        N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z2
+        N[self.o_p_revealed + v_me] = 0
         _log(S, 44, (v_me,))
         if not v_attacked:
             v_k = min(1, N[self.o_p_vp + v_me])
-            _clamp = S[self.o_p_vp + v_me] - v_k
-            S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_g_vp_removed] + v_k
-            S[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_vp + v_me] - v_k
+            N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_vp_removed] + v_k
+            N[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
             _log(S, 66, (v_me, v_k, v_me, N[self.o_p_vp + v_me]))
         return None
 
@@ -831,12 +843,13 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
+        N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            S[self.o_g_attacker] = _unref(v_att)
+            N[self.o_g_attacker] = _unref(v_att)
             if self.r_combat__rules(S, None, None, v_att, v_where, v_bonus) is SUSPEND:
                 return _wait(S, (3, 1))
             pc = 1
@@ -1034,7 +1047,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
             raise RulesError(f"routine defence_bonus: no resume point {pc}")
         if pc == 0:
-            S[self.o_g_defence_plus] = 0
+            N[self.o_g_defence_plus] = 0
             v_moves = _bits(N[self.o_p_hand + v_foe] & self.mk_card__group.get("move", 0))
             if len(v_moves) > 0:
                 pc = 1
@@ -1054,10 +1067,10 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_d = v
             if v_d is not None:
                 _c1 = v_d
-                S[self.o_p_hand + v_foe] = _take(S[self.o_p_hand + v_foe], _c1)
-                S[self.o_p_discard + v_foe] |= 1 << _c1
+                N[self.o_p_hand + v_foe] = _take(N[self.o_p_hand + v_foe], _c1)
+                N[self.o_p_discard + v_foe] = N[self.o_p_discard + v_foe] | 1 << _c1
                 S[_REVEALS] += 1
-                S[self.o_g_defence_plus] = 1
+                N[self.o_g_defence_plus] = 1
                 _log(S, 57, (v_foe, v_d))
             pc = 3
         if pc == 3:
@@ -1152,4 +1165,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "208 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n214 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n221 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n234 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n235 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n262 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n273 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n288 rules/march_of_progress/rules.yaml:165:3\n289 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n293 rules/march_of_progress/rules.yaml:170:7\n294 rules/march_of_progress/rules.yaml:171:7\n295 rules/march_of_progress/rules.yaml:172:7\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n399 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n421 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n422 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n436 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n443 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n450 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n451 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n463 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n470 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n471 rules/march_of_progress/rules.yaml:228:3\n476 rules/march_of_progress/rules.yaml:233:7\n477 rules/march_of_progress/rules.yaml:234:7\n483 rules/march_of_progress/rules.yaml:235:7\n484 rules/march_of_progress/rules.yaml:236:7\n485 rules/march_of_progress/rules.yaml:237:7\n488 rules/march_of_progress/rules.yaml:239:7\n489 rules/march_of_progress/rules.yaml:240:11\n491 rules/march_of_progress/rules.yaml:242:11\n492 rules/march_of_progress/rules.yaml:243:11\n495 rules/march_of_progress/rules.yaml:244:15\n504 rules/march_of_progress/rules.yaml:245:19\n507 rules/march_of_progress/rules.yaml:248:11\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n518 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n519 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n532 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n533 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n546 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n550 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n551 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n561 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n567 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n568 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n570 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n574 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n579 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n585 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n586 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n600 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n651 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n656 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n657 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n658 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n659 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n664 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n665 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n666 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n667 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n678 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n698 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n699 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n719 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n724 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n726 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n727 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n732 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n733 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n734 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n735 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n747 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n779 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n780 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n786 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n799 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n800 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n801 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n809 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n810 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n811 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n813 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n814 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n817 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n820 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n821 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n822 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n823 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n825 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n827 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n839 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n840 rules/march_of_progress/rules.yaml:228:3\n862 rules/march_of_progress/rules.yaml:233:7\n863 rules/march_of_progress/rules.yaml:234:7\n873 rules/march_of_progress/rules.yaml:235:7\n880 rules/march_of_progress/rules.yaml:236:7\n881 rules/march_of_progress/rules.yaml:237:7\n884 rules/march_of_progress/rules.yaml:238:7\n885 rules/march_of_progress/rules.yaml:239:7\n892 rules/march_of_progress/rules.yaml:240:11\n896 rules/march_of_progress/rules.yaml:242:11\n903 rules/march_of_progress/rules.yaml:243:11\n906 rules/march_of_progress/rules.yaml:244:15\n915 rules/march_of_progress/rules.yaml:245:19\n917 rules/march_of_progress/rules.yaml:246:19\n920 rules/march_of_progress/rules.yaml:248:11\n939 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n942 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n951 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n952 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n965 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n966 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n979 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n996 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n997 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n1004 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n1037 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1038 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1039 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1047 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1055 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1056 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1060 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1061 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1083 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1092 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1093 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1094 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1095 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1100 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1101 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1109 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1124 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1125 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "209 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n215 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n222 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n235 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n237 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n259 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n264 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n269 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n274 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n285 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n290 rules/march_of_progress/rules.yaml:165:3\n291 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n296 rules/march_of_progress/rules.yaml:170:7\n297 rules/march_of_progress/rules.yaml:171:7\n298 rules/march_of_progress/rules.yaml:172:7\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n305 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n337 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n343 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n348 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n349 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n355 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n367 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n396 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n397 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n414 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n423 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n425 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n436 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n437 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n438 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n439 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n446 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n447 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n448 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n457 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n464 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n466 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n468 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n476 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n477 rules/march_of_progress/rules.yaml:228:3\n484 rules/march_of_progress/rules.yaml:233:7\n485 rules/march_of_progress/rules.yaml:234:7\n491 rules/march_of_progress/rules.yaml:235:7\n492 rules/march_of_progress/rules.yaml:236:7\n493 rules/march_of_progress/rules.yaml:237:7\n496 rules/march_of_progress/rules.yaml:239:7\n497 rules/march_of_progress/rules.yaml:240:11\n499 rules/march_of_progress/rules.yaml:242:11\n500 rules/march_of_progress/rules.yaml:243:11\n503 rules/march_of_progress/rules.yaml:244:15\n512 rules/march_of_progress/rules.yaml:245:19\n515 rules/march_of_progress/rules.yaml:248:11\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n523 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n528 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n529 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n542 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n543 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n556 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n560 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n561 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n573 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n574 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n579 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n580 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n581 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n586 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n597 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n598 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n605 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n612 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n668 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n669 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n670 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n671 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n676 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n677 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n678 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n679 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n690 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n710 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n711 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n731 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n736 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n737 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n738 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n739 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n744 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n745 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n747 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n759 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n760 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n770 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n778 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n791 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n792 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n798 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n811 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n812 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n813 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n821 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n822 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n823 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n825 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n826 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n829 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n832 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n833 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n834 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n835 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n837 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n839 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n852 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n853 rules/march_of_progress/rules.yaml:228:3\n875 rules/march_of_progress/rules.yaml:233:7\n876 rules/march_of_progress/rules.yaml:234:7\n886 rules/march_of_progress/rules.yaml:235:7\n893 rules/march_of_progress/rules.yaml:236:7\n894 rules/march_of_progress/rules.yaml:237:7\n897 rules/march_of_progress/rules.yaml:238:7\n898 rules/march_of_progress/rules.yaml:239:7\n905 rules/march_of_progress/rules.yaml:240:11\n909 rules/march_of_progress/rules.yaml:242:11\n916 rules/march_of_progress/rules.yaml:243:11\n919 rules/march_of_progress/rules.yaml:244:15\n928 rules/march_of_progress/rules.yaml:245:19\n930 rules/march_of_progress/rules.yaml:246:19\n933 rules/march_of_progress/rules.yaml:248:11\n952 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n955 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n964 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n965 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n978 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n979 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n992 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n1009 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n1010 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n1017 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n1050 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1051 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1052 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1060 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1068 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1069 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1073 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1074 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1096 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1105 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1106 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1107 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1108 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1113 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1114 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1122 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1137 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1138 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

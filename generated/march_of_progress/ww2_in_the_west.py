@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, register
@@ -472,17 +473,17 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         """Take VPs from the limited stock; when it runs out Germany (only) takes the rest from the Western Allies. (MOP-SETUP-06, MOP-SCORE-01, MOP-WW2-RULE-06) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:247:5]"""
         N: list[int] = S
         v_k = min(v_amount, N[self.o_g_vp_stock])
-        _clamp = S[self.o_g_vp_stock] - v_k
-        S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
-        _clamp = S[self.o_p_vp + v_p] + v_k
-        S[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_g_vp_stock] - v_k
+        N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_vp + v_p] + v_k
+        N[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
         v_taken = 0
         if v_p == self.k_player__blue and v_k < v_amount:
             v_taken = min(v_amount - v_k, N[self.o_p_vp + self.k_player__orange])
-            _clamp = S[self.o_p_vp + self.k_player__orange] - v_taken
-            S[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_p_vp + v_p] + v_taken
-            S[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_vp + self.k_player__orange] - v_taken
+            N[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_vp + v_p] + v_taken
+            N[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
         if v_taken > 0:
             if S[_LOG] is not False:
                 _log(S, 55, (v_p, v_k, v_taken, self.k_player__orange, v_p, N[self.o_p_vp + v_p]))
@@ -504,13 +505,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_start = _ref(N[self.o_e_army__location + v_a])
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
-        S[self.o_e_army__location + v_a] = v_dest
+        N[self.o_e_army__location + v_a] = v_dest
         if S[_LOG] is not False:
             _log(S, 3, (self.s_e_army__owner[v_a], v_start, v_dest))
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         """The Germans start with the initiative. (MOP-WW2-SETUP1-07) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:451:7]"""
-        S[self.o_g_initiative] = self.k_player__blue
+        N: list[int] = S
+        N[self.o_g_initiative] = self.k_player__blue
         if S[_LOG] is not False:
             _log(S, 47, (self.k_player__blue,))
 
@@ -536,46 +538,52 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     N[self.o_p_vp + self.k_player__orange],
                 ),
             )
-        S[self.o_g_part] = 2
+        N[self.o_g_part] = 2
         for v_p in self.all_player:
-            _z1 = S[self.o_p_played + v_p]
-            S[self.o_p_hand + v_p] |= _z1
-            S[self.o_p_played + v_p] = 0
-            _z2 = S[self.o_p_revealed + v_p]
-            S[self.o_p_hand + v_p] |= _z2
-            S[self.o_p_revealed + v_p] = 0
-            _z3 = S[self.o_p_discard + v_p]
-            S[self.o_p_hand + v_p] |= _z3
-            S[self.o_p_discard + v_p] = 0
-        _c4 = self.k_card__attack_plus_1
-        S[self.o_p_hand + self.k_player__orange] = _take(
-            S[self.o_p_hand + self.k_player__orange], _c4
+            _z1 = N[self.o_p_played + v_p]
+            N[self.o_p_hand + v_p] = N[self.o_p_hand + v_p] | _z1
+            N[self.o_p_played + v_p] = 0
+            _z2 = N[self.o_p_revealed + v_p]
+            N[self.o_p_hand + v_p] = N[self.o_p_hand + v_p] | _z2
+            N[self.o_p_revealed + v_p] = 0
+            _z3 = N[self.o_p_discard + v_p]
+            N[self.o_p_hand + v_p] = N[self.o_p_hand + v_p] | _z3
+            N[self.o_p_discard + v_p] = 0
+        _c4: int = self.k_card__attack_plus_1
+        N[self.o_p_hand + self.k_player__orange] = _take(
+            N[self.o_p_hand + self.k_player__orange], _c4
         )
-        S[self.o_p_set_aside + self.k_player__orange] |= 1 << _c4
+        N[self.o_p_set_aside + self.k_player__orange] = (
+            N[self.o_p_set_aside + self.k_player__orange] | 1 << _c4
+        )
         S[_REVEALS] += 1
-        _c5 = self.k_card__air_power
-        S[self.o_p_set_aside + self.k_player__orange] = _take(
-            S[self.o_p_set_aside + self.k_player__orange], _c5
+        _c5: int = self.k_card__air_power
+        N[self.o_p_set_aside + self.k_player__orange] = _take(
+            N[self.o_p_set_aside + self.k_player__orange], _c5
         )
-        S[self.o_p_hand + self.k_player__orange] |= 1 << _c5
-        _c6 = self.k_card__move_1
-        S[self.o_p_hand + self.k_player__blue] = _take(S[self.o_p_hand + self.k_player__blue], _c6)
-        S[self.o_p_set_aside + self.k_player__blue] |= 1 << _c6
+        N[self.o_p_hand + self.k_player__orange] = (
+            N[self.o_p_hand + self.k_player__orange] | 1 << _c5
+        )
+        _c6: int = self.k_card__move_1
+        N[self.o_p_hand + self.k_player__blue] = _take(N[self.o_p_hand + self.k_player__blue], _c6)
+        N[self.o_p_set_aside + self.k_player__blue] = (
+            N[self.o_p_set_aside + self.k_player__blue] | 1 << _c6
+        )
         S[_REVEALS] += 1
-        _c7 = self.k_card__vweapons
-        S[self.o_p_set_aside + self.k_player__blue] = _take(
-            S[self.o_p_set_aside + self.k_player__blue], _c7
+        _c7: int = self.k_card__vweapons
+        N[self.o_p_set_aside + self.k_player__blue] = _take(
+            N[self.o_p_set_aside + self.k_player__blue], _c7
         )
-        S[self.o_p_hand + self.k_player__blue] |= 1 << _c7
+        N[self.o_p_hand + self.k_player__blue] = N[self.o_p_hand + self.k_player__blue] | 1 << _c7
         v_diff = N[self.o_p_vp + self.k_player__blue] - N[self.o_p_vp + self.k_player__orange]
-        _clamp = S[self.o_g_vp_stock] + 2 * min(
+        _clamp = N[self.o_g_vp_stock] + 2 * min(
             N[self.o_p_vp + self.k_player__blue], N[self.o_p_vp + self.k_player__orange]
         )
-        S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+        N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
         _clamp = max(v_diff, 0)
-        S[self.o_p_vp + self.k_player__blue] = 0 if _clamp < 0 else _clamp
+        N[self.o_p_vp + self.k_player__blue] = 0 if _clamp < 0 else _clamp
         _clamp = max(0 - v_diff, 0)
-        S[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
+        N[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
             _log(
                 S,
@@ -589,13 +597,13 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             )
         if self.c_economic_breakthrough:
             for v_c in [self.k_country__germany, self.k_country__western_allies]:
-                S[self.o_e_country__vp_die + v_c] = min(
-                    max(S[self.o_e_country__vp_die + v_c] + 1, 0), self.s_e_country__vp_max[v_c]
+                N[self.o_e_country__vp_die + v_c] = min(
+                    max(N[self.o_e_country__vp_die + v_c] + 1, 0), self.s_e_country__vp_max[v_c]
                 )
                 if S[_LOG] is not False:
                     _log(S, 74, (v_c, N[self.o_e_country__vp_die + v_c]))
 
-    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Callable[[], float], c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 7:
@@ -661,33 +669,33 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         else:
             f(S, R, p)
 
-    def q_card__air_power(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__air_power(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__air_power (MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:5]"
         self.q_attack(S, R, v_me, True)
 
-    def q_card__allied_move_1(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__allied_move_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__allied_move_1 (MOP-WW2-SETUP1-03, MOP-WW2-RULE-02, MOP-MOVE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:154:5]"
         self.q_move_one_army(S, R, v_me)
         self.q_second_move(S, R, v_me)
 
-    def q_card__allied_move_2(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__allied_move_2(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__allied_move_2 (MOP-WW2-SETUP1-03, MOP-WW2-RULE-02, MOP-MOVE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:161:5]"
         self.q_move_two_armies(S, R, v_me)
         self.q_second_move(S, R, v_me)
 
-    def q_card__allied_strength(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__allied_strength(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__allied_strength (MOP-WW2-SETUP1-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:168:5]"
         self.q_ww2_strength(S, R, v_me)
 
-    def q_card__blitzkrieg(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__blitzkrieg(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__blitzkrieg (MOP-WW2-SETUP1-03, MOP-WW2-RULE-05) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:180:5]"
         self.q_attack(S, R, v_me, True)
 
-    def q_card__german_strength(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__german_strength(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         "card__german_strength (MOP-WW2-SETUP1-03, MOP-WW2-RULE-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:174:5]"
         self.q_ww2_strength(S, R, v_me)
 
-    def q_card__vweapons(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_card__vweapons(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """card__vweapons (MOP-WW2-SETUP2-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:5]"""
         N: list[int] = S
         _w1 = False
@@ -697,10 +705,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 break
         if _w1:
             if N[self.o_p_vp + self.k_player__orange] > 0:
-                _clamp = S[self.o_p_vp + self.k_player__orange] - 1
-                S[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
-                _clamp = S[self.o_g_vp_removed] + 1
-                S[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_vp + self.k_player__orange] - 1
+                N[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_vp_removed] + 1
+                N[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
             else:
                 pass
         else:
@@ -708,7 +716,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if self.c_vweapons_also_moves:
             self.q_move_one_army(S, R, v_me)
 
-    def q_german_flip(self, S: list[Any], R: Any, v_point: Any) -> None:
+    def q_german_flip(self, S: list[Any], R: Callable[[], float], v_point: Any) -> None:
         "Germany may discard 1 VP to the stock to flip the initiative card (offered while the Western Allies hold it; `point` is turn_start or order_choice, see german_flip_timing). (MOP-WW2-RULE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:364:5]"
         N: list[int] = S
         if self.c_german_flip_timing != "both" and self.c_german_flip_timing != v_point:
@@ -720,19 +728,19 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             return None
         v_yes = R() < 0.5
         if v_yes:
-            _clamp = S[self.o_p_vp + self.k_player__blue] - self.c_initiative_flip_cost
-            S[self.o_p_vp + self.k_player__blue] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_g_vp_stock] + self.c_initiative_flip_cost
-            S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
-            S[self.o_g_initiative] = self.k_player__blue
+            _clamp = N[self.o_p_vp + self.k_player__blue] - self.c_initiative_flip_cost
+            N[self.o_p_vp + self.k_player__blue] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_vp_stock] + self.c_initiative_flip_cost
+            N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+            N[self.o_g_initiative] = self.k_player__blue
 
     def q_join_attack(
-        self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
+        self, S: list[Any], R: Callable[[], float], v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         N: list[int] = S
         self.q_join_attack__rules(S, R, v_me, v_where, v_discarded)
-        S[self.o_g_air_power_bonus] = 0
+        N[self.o_g_air_power_bonus] = 0
         if (
             (v_me == self.k_player__orange and v_discarded is not None)
             and _has(N[self.o_p_revealed + v_me], self.k_card__air_power)
@@ -752,17 +760,17 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     _endless_loop()
                 v_more = R() < 0.5
                 if v_more:
-                    _clamp = S[self.o_g_air_power_bonus] + 1
-                    S[self.o_g_air_power_bonus] = 0 if _clamp < 0 else _clamp
-                    _clamp = S[self.o_p_vp + v_me] - 1
-                    S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-                    _clamp = S[self.o_g_vp_stock] + 1
-                    S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_g_air_power_bonus] + 1
+                    N[self.o_g_air_power_bonus] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_vp + v_me] - 1
+                    N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_g_vp_stock] + 1
+                    N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
             if N[self.o_g_air_power_bonus] > 0:
                 pass
 
     def q_join_attack__rules(
-        self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
+        self, S: list[Any], R: Callable[[], float], v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         N: list[int] = S
@@ -797,7 +805,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if v_stand:
                     S[self.o_e_army__fortified + v_a_2] = False
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -838,7 +846,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 else:
                     step(S)
 
-    def q_move_one_army(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_move_one_army(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:5]"""
         N: list[int] = S
         v_mine = self.f_unmoved_armies(S, v_me)
@@ -867,7 +875,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         )
         self.p_move_army(S, v_a, v_dest)
 
-    def q_move_two_armies(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_move_two_armies(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """MOVE 2 with armies that have not moved this turn. (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:5]"""
         N: list[int] = S
         v_mine = self.f_unmoved_armies(S, v_me)
@@ -908,7 +916,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
-    def q_second_move(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_second_move(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """The Western Allies (only) may pay 2 VPs to the stock to play a second MOVE card from hand immediately after a MOVE; no army moves twice in the turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:5]"""
         N: list[int] = S
         if (v_me != self.k_player__orange or S[self.o_g_second_move_played]) or N[
@@ -926,18 +934,19 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if v_c is None:
             return None
         S[self.o_g_second_move_played] = True
-        _clamp = S[self.o_p_vp + v_me] - self.c_second_move_cost
-        S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-        _clamp = S[self.o_g_vp_stock] + self.c_second_move_cost
-        S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_vp + v_me] - self.c_second_move_cost
+        N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_g_vp_stock] + self.c_second_move_cost
+        N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
         _c1 = v_c
-        S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-        S[self.o_p_discard + v_me] |= 1 << _c1
+        N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
+        N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
         S[_REVEALS] += 1
         self.play_q(S, R, v_c, v_me)
 
-    def q_setup__armies(self, S: list[Any], R: Any) -> None:
+    def q_setup__armies(self, S: list[Any], R: Callable[[], float]) -> None:
         """Germany has 1 army in Germany; the Western Allies 1 fortified army in the Minor States. (MOP-WW2-SETUP1-10) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:443:7]"""
+        N: list[int] = S
         _w1 = []
         for v_a_2 in self.ixt_army__owner[
             self.k_player__blue if self.k_player__blue is not None else -1
@@ -945,7 +954,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             _w1.append(v_a_2)
             break
         _r1 = _w1[0] if _w1 else _head(_w1)
-        S[self.o_e_army__location + _r1] = self.k_country__germany
+        N[self.o_e_army__location + _r1] = self.k_country__germany
         _w2 = []
         for v_a_3 in self.ixt_army__owner[
             self.k_player__orange if self.k_player__orange is not None else -1
@@ -953,10 +962,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             _w2.append(v_a_3)
             break
         v_a_4: int = _w2[0] if _w2 else _head(_w2)
-        S[self.o_e_army__location + v_a_4] = self.k_country__minor_states
+        N[self.o_e_army__location + v_a_4] = self.k_country__minor_states
         S[self.o_e_army__fortified + v_a_4] = True
 
-    def q_turn__resolve(self, S: list[Any], R: Any) -> None:
+    def q_turn__resolve(self, S: list[Any], R: Callable[[], float]) -> None:
         """As the base game; before the initiative holder chooses who goes first, Germany may pay 1 VP to flip the initiative card. The Western Allies' capture of the German capital is checked at the end of the turn. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03, MOP-WW2-RULE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:479:7]"""
         N: list[int] = S
         for v_grp in self.e_action_group:
@@ -979,7 +988,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                         if _n1
                         else _pick(R, v_actors)
                     )
-                    S[self.o_g_initiative] = (
+                    N[self.o_g_initiative] = (
                         self.tab_enemy[_ref(N[self.o_g_initiative])]
                         if self.tab_enemy is not None
                         else self.f_enemy(S, _ref(N[self.o_g_initiative]))
@@ -1030,14 +1039,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if _w5:
                 _end(S, [self.k_player__orange], "The Western Allies occupy the German capital")
 
-    def q_turn__turn_start(self, S: list[Any], R: Any) -> None:
+    def q_turn__turn_start(self, S: list[Any], R: Callable[[], float]) -> None:
         "No army has moved yet this turn; Germany may pay 1 VP to flip the initiative. (MOP-WW2-RULE-01, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:469:7]"
         S[self.o_g_second_move_played] = False
         for v_a in self.all_army:
             S[self.o_e_army__moved + v_a] = False
         self.q_german_flip(S, R, "turn_start")
 
-    def q_ww2_strength(self, S: list[Any], R: Any, v_me: int) -> None:
+    def q_ww2_strength(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
         """STRENGTH (WW2): reduce the VP die of a country you control, or discard 5 VPs to the stock instead; then +1 army strength (Germany at most 5). (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-WW2-RULE-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:5]"""
         N: list[int] = S
         if self.c_german_strength_cap_blocks and N[self.o_p_strength + v_me] >= (
@@ -1063,8 +1072,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if v_c_2 is None:
                     v_pay = True
                 else:
-                    S[self.o_e_country__vp_die + v_c_2] = min(
-                        max(S[self.o_e_country__vp_die + v_c_2] - 1, 0),
+                    N[self.o_e_country__vp_die + v_c_2] = min(
+                        max(N[self.o_e_country__vp_die + v_c_2] - 1, 0),
                         self.s_e_country__vp_max[v_c_2],
                     )
         elif len(v_sources) == 0:
@@ -1077,14 +1086,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if _n1
                 else _pick(R, v_sources)
             )
-            S[self.o_e_country__vp_die + v_c_3] = min(
-                max(S[self.o_e_country__vp_die + v_c_3] - 1, 0), self.s_e_country__vp_max[v_c_3]
+            N[self.o_e_country__vp_die + v_c_3] = min(
+                max(N[self.o_e_country__vp_die + v_c_3] - 1, 0), self.s_e_country__vp_max[v_c_3]
             )
         if v_pay:
-            _clamp = S[self.o_p_vp + v_me] - self.c_strength_vp_cost
-            S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_g_vp_stock] + self.c_strength_vp_cost
-            S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_vp + v_me] - self.c_strength_vp_cost
+            N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_vp_stock] + self.c_strength_vp_cost
+            N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
         _clamp = min(
             N[self.o_p_strength + v_me] + 1,
             (
@@ -1093,7 +1102,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 else self.f_strength_cap(S, v_me)
             ),
         )
-        S[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
+        N[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
 
     def r_card__air_power(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__air_power (MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:5]"
@@ -1212,10 +1221,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             ):
                 if N[self.o_p_vp + self.k_player__orange] > 0:
-                    _clamp = S[self.o_p_vp + self.k_player__orange] - 1
-                    S[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
-                    _clamp = S[self.o_g_vp_removed] + 1
-                    S[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_vp + self.k_player__orange] - 1
+                    N[self.o_p_vp + self.k_player__orange] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_g_vp_removed] + 1
+                    N[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
                     _log(S, 75, (N[self.o_p_vp + self.k_player__orange],))
                 else:
                     _log(S, 76, ())
@@ -1267,11 +1276,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 F = None
             v_yes = v
             if v_yes:
-                _clamp = S[self.o_p_vp + self.k_player__blue] - self.c_initiative_flip_cost
-                S[self.o_p_vp + self.k_player__blue] = 0 if _clamp < 0 else _clamp
-                _clamp = S[self.o_g_vp_stock] + self.c_initiative_flip_cost
-                S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
-                S[self.o_g_initiative] = self.k_player__blue
+                _clamp = N[self.o_p_vp + self.k_player__blue] - self.c_initiative_flip_cost
+                N[self.o_p_vp + self.k_player__blue] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_vp_stock] + self.c_initiative_flip_cost
+                N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+                N[self.o_g_initiative] = self.k_player__blue
                 _log(S, 71, (self.k_player__blue, self.c_initiative_flip_cost, self.k_player__blue))
             return None
 
@@ -1302,7 +1311,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if F is not None:
                     v_me, v_where, v_discarded = F[2:]
                     F = None
-                S[self.o_g_air_power_bonus] = 0
+                N[self.o_g_air_power_bonus] = 0
                 if (
                     (v_me == self.k_player__orange and v_discarded is not None)
                     and _has(N[self.o_p_revealed + v_me], self.k_card__air_power)
@@ -1352,12 +1361,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     F = None
                 v_more = v
                 if v_more:
-                    _clamp = S[self.o_g_air_power_bonus] + 1
-                    S[self.o_g_air_power_bonus] = 0 if _clamp < 0 else _clamp
-                    _clamp = S[self.o_p_vp + v_me] - 1
-                    S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-                    _clamp = S[self.o_g_vp_stock] + 1
-                    S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_g_air_power_bonus] + 1
+                    N[self.o_g_air_power_bonus] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_vp + v_me] - 1
+                    N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_g_vp_stock] + 1
+                    N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
                 pc = 3
                 continue
             if pc == 6:
@@ -1668,13 +1677,13 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if v_c is None:
                 return None
             S[self.o_g_second_move_played] = True
-            _clamp = S[self.o_p_vp + v_me] - self.c_second_move_cost
-            S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-            _clamp = S[self.o_g_vp_stock] + self.c_second_move_cost
-            S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_vp + v_me] - self.c_second_move_cost
+            N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_vp_stock] + self.c_second_move_cost
+            N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
             _c1 = v_c
-            S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-            S[self.o_p_discard + v_me] |= 1 << _c1
+            N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
+            N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
             S[_REVEALS] += 1
             _log(S, 62, (v_me, self.c_second_move_cost, v_c))
             if self.play_r(S, v_c, v_me) is SUSPEND:
@@ -1693,6 +1702,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_setup__armies(self, S: list[Any], F: Any, v: Any) -> Any:
         "Germany has 1 army in Germany; the Western Allies 1 fortified army in the Minor States. (MOP-WW2-SETUP1-10) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:443:7]"
+        N: list[int] = S
         v_a_4: Any = None
         _r1 = _head(
             [
@@ -1702,7 +1712,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 ]
             ]
         )
-        S[self.o_e_army__location + _r1] = self.k_country__germany
+        N[self.o_e_army__location + _r1] = self.k_country__germany
         v_a_4 = _head(
             [
                 v_a_3
@@ -1711,7 +1721,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 ]
             ]
         )
-        S[self.o_e_army__location + v_a_4] = self.k_country__minor_states
+        N[self.o_e_army__location + v_a_4] = self.k_country__minor_states
         S[self.o_e_army__fortified + v_a_4] = True
         return None
 
@@ -1785,7 +1795,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp, v_actors = F[2:]
                     F = None
                 v_first_actor = v
-                S[self.o_g_initiative] = (
+                N[self.o_g_initiative] = (
                     self.tab_enemy[_ref(N[self.o_g_initiative])]
                     if self.tab_enemy is not None
                     else self.f_enemy(S, _ref(N[self.o_g_initiative]))
@@ -1960,8 +1970,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if v_c_2 is None:
                 v_pay = True
             else:
-                S[self.o_e_country__vp_die + v_c_2] = min(
-                    max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
+                N[self.o_e_country__vp_die + v_c_2] = min(
+                    max(N[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
                 )
                 _log(S, 67, (v_me, v_c_2, N[self.o_e_country__vp_die + v_c_2]))
             pc = 9
@@ -1975,17 +1985,17 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_me, v_sources, v_pay = F[2:]
                 F = None
             v_c_3 = v
-            S[self.o_e_country__vp_die + v_c_3] = min(
-                max(S[self.o_e_country__vp_die + v_c_3] - 1, 0), self.s_e_country__vp_max[v_c_3]
+            N[self.o_e_country__vp_die + v_c_3] = min(
+                max(N[self.o_e_country__vp_die + v_c_3] - 1, 0), self.s_e_country__vp_max[v_c_3]
             )
             _log(S, 67, (v_me, v_c_3, N[self.o_e_country__vp_die + v_c_3]))
             pc = 9
         if pc == 9:
             if v_pay:
-                _clamp = S[self.o_p_vp + v_me] - self.c_strength_vp_cost
-                S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
-                _clamp = S[self.o_g_vp_stock] + self.c_strength_vp_cost
-                S[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_vp + v_me] - self.c_strength_vp_cost
+                N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_vp_stock] + self.c_strength_vp_cost
+                N[self.o_g_vp_stock] = 0 if _clamp < 0 else _clamp
                 _log(S, 68, (v_me, self.c_strength_vp_cost, v_me, N[self.o_p_vp + v_me]))
             _clamp = min(
                 N[self.o_p_strength + v_me] + 1,
@@ -1995,7 +2005,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     else self.f_strength_cap(S, v_me)
                 ),
             )
-            S[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
+            N[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
             _log(S, 69, (v_me, N[self.o_p_strength + v_me]))
             return None
 
@@ -2026,4 +2036,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n422 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n424 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n425 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n426 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n434 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n439 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n458 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n461 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n467 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n469 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n474 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n479 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n480 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n482 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n487 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n490 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n493 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n498 rules/march_of_progress/rules.yaml:154:3\n499 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n504 rules/march_of_progress/rules.yaml:159:7\n505 rules/march_of_progress/rules.yaml:160:7\n506 rules/march_of_progress/rules.yaml:161:7\n507 rules/march_of_progress/rules.yaml:162:7\n508 rules/march_of_progress/rules.yaml:163:7\n513 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n519 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n520 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n522 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n529 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n540 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n541 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n544 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n547 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n550 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n561 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n565 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n570 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n571 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n575 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n590 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n591 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n595 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n666 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n670 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n671 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n675 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n676 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n680 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n693 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n699 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n708 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n714 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n715 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n725 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n727 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n734 rules/march_of_progress/rules.yaml:205:3\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n736 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n740 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n747 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n748 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n754 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n757 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n769 rules/march_of_progress/rules.yaml:216:7\n774 rules/march_of_progress/rules.yaml:217:7\n780 rules/march_of_progress/rules.yaml:218:11\n781 rules/march_of_progress/rules.yaml:219:11\n782 rules/march_of_progress/rules.yaml:220:15\n789 rules/march_of_progress/rules.yaml:221:11\n790 rules/march_of_progress/rules.yaml:222:7\n795 rules/march_of_progress/rules.yaml:223:11\n796 rules/march_of_progress/rules.yaml:224:15\n797 rules/march_of_progress/rules.yaml:225:15\n798 rules/march_of_progress/rules.yaml:226:19\n844 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n845 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n846 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n847 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n854 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n855 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n856 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n868 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n873 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n874 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n875 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n876 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n883 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n884 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n885 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n886 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n887 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n897 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n898 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n899 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n900 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n901 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n908 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n909 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n914 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n917 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n918 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n923 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n924 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n925 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n926 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n927 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n928 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n929 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n931 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n933 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n937 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n941 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n949 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n956 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n957 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n962 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n963 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n969 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n970 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n972 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n973 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n974 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n975 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n982 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n988 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n989 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n996 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n997 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1009 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1010 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1019 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1031 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1035 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1036 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1037 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1038 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1043 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1048 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1049 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1055 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1056 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1057 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1058 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1059 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1060 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1062 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1063 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1064 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1066 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1071 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1073 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1080 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1083 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1084 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1086 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1088 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1105 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n1120 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n1127 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n1142 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n1149 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n1164 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n1179 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n1194 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n1210 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n1214 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n1215 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n1217 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n1219 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n1221 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n1223 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n1224 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n1229 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n1246 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n1247 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n1248 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n1252 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n1253 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1269 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1270 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1272 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1274 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1275 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1298 rules/march_of_progress/rules.yaml:205:3\n1305 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1306 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1314 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1326 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1327 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1341 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1354 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1355 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1357 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1359 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1364 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1365 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1393 rules/march_of_progress/rules.yaml:216:7\n1403 rules/march_of_progress/rules.yaml:217:7\n1422 rules/march_of_progress/rules.yaml:218:11\n1423 rules/march_of_progress/rules.yaml:219:11\n1431 rules/march_of_progress/rules.yaml:220:15\n1446 rules/march_of_progress/rules.yaml:221:11\n1449 rules/march_of_progress/rules.yaml:222:7\n1470 rules/march_of_progress/rules.yaml:223:11\n1479 rules/march_of_progress/rules.yaml:224:15\n1492 rules/march_of_progress/rules.yaml:225:15\n1493 rules/march_of_progress/rules.yaml:226:19\n1510 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1511 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1512 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1513 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1525 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1526 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1527 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1545 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1565 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1566 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1567 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1580 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1582 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1583 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1593 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1601 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1614 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1615 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1621 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1634 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1635 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1648 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1651 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1652 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1653 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1654 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1655 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1668 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1669 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1670 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1671 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1673 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1675 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1680 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1706 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1714 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1715 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1732 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1743 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1760 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1768 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1775 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1788 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1793 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1796 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1803 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1818 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1825 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1830 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1831 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1855 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1869 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1870 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1871 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1872 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1892 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1897 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1909 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1910 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1916 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1917 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1920 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1921 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1925 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1933 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1939 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1940 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1941 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1947 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1960 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1961 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1963 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1966 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1972 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1978 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1981 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1984 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1985 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1987 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1989 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1990 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1999 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"
+_ORIGINS = "422 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n424 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n425 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n426 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n435 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n440 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n458 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n460 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n462 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n468 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n470 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n478 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n480 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n482 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n483 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n485 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n487 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n491 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n494 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n499 rules/march_of_progress/rules.yaml:154:3\n500 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n505 rules/march_of_progress/rules.yaml:159:7\n506 rules/march_of_progress/rules.yaml:160:7\n507 rules/march_of_progress/rules.yaml:161:7\n508 rules/march_of_progress/rules.yaml:162:7\n509 rules/march_of_progress/rules.yaml:163:7\n515 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n516 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n521 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n522 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n524 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n525 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n531 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n541 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n543 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n546 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n549 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n552 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n560 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n567 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n578 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n583 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n585 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n587 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n598 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n599 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n600 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n603 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n674 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n678 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n683 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n707 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n708 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n717 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n724 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n728 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n729 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n730 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n731 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n733 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n742 rules/march_of_progress/rules.yaml:205:3\n743 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n744 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n748 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n762 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n763 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n765 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n767 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n769 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n777 rules/march_of_progress/rules.yaml:216:7\n782 rules/march_of_progress/rules.yaml:217:7\n788 rules/march_of_progress/rules.yaml:218:11\n789 rules/march_of_progress/rules.yaml:219:11\n790 rules/march_of_progress/rules.yaml:220:15\n797 rules/march_of_progress/rules.yaml:221:11\n798 rules/march_of_progress/rules.yaml:222:7\n803 rules/march_of_progress/rules.yaml:223:11\n804 rules/march_of_progress/rules.yaml:224:15\n805 rules/march_of_progress/rules.yaml:225:15\n806 rules/march_of_progress/rules.yaml:226:19\n852 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n853 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n854 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n855 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n862 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n863 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n864 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n876 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n881 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n882 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n883 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n884 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n891 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n892 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n893 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n894 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n895 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n905 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n906 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n907 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n908 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n909 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n916 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n917 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n922 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n925 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n926 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n931 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n932 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n933 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n934 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n935 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n936 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n937 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n939 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n941 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n945 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n950 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n958 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n965 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n966 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n971 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n972 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n978 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n979 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n981 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n982 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n983 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n984 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n991 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n997 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n998 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1005 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1006 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1018 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1019 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1028 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1040 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1044 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1045 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1046 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1047 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1052 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1057 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1058 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1064 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1065 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1066 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1067 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1068 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1069 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1071 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1072 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1073 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1075 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1080 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1082 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1089 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1092 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1093 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1095 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1097 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1114 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n1129 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n1136 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n1151 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n1158 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n1173 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n1188 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n1203 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n1219 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n1223 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n1224 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n1226 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n1228 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n1230 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n1232 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n1233 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n1238 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n1255 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n1256 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n1257 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n1261 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n1262 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1278 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1279 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1281 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1283 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1284 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1307 rules/march_of_progress/rules.yaml:205:3\n1314 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1315 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1323 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1335 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1336 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1350 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1363 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1364 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1366 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1368 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1373 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1374 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1402 rules/march_of_progress/rules.yaml:216:7\n1412 rules/march_of_progress/rules.yaml:217:7\n1431 rules/march_of_progress/rules.yaml:218:11\n1432 rules/march_of_progress/rules.yaml:219:11\n1440 rules/march_of_progress/rules.yaml:220:15\n1455 rules/march_of_progress/rules.yaml:221:11\n1458 rules/march_of_progress/rules.yaml:222:7\n1479 rules/march_of_progress/rules.yaml:223:11\n1488 rules/march_of_progress/rules.yaml:224:15\n1501 rules/march_of_progress/rules.yaml:225:15\n1502 rules/march_of_progress/rules.yaml:226:19\n1519 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1520 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1521 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1522 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1535 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1554 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1574 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1575 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1576 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1588 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1589 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1590 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1591 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1610 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1623 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1624 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1630 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1643 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1644 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1657 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1660 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1661 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1662 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1663 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1664 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1677 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1678 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1680 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1682 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1707 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1724 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1725 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1742 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1766 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1770 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1778 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1785 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1798 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1803 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1806 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1813 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1828 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1835 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1840 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1841 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1860 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1865 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1879 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1880 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1881 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1882 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1902 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1907 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1919 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1920 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1926 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1927 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1930 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1931 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1935 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1943 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1949 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1950 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1951 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1957 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1970 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1971 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1973 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1976 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1982 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1988 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1991 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1994 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1995 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1997 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1999 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n2000 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n2009 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"

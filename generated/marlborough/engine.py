@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
@@ -2917,9 +2918,10 @@ class MarlboroughRules:
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2548:5]"
+        N: list[int] = S
         _c1 = v_x
-        S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
-        S[self.o_p_markers + v_receiver] |= 1 << _c1
+        N[self.o_p_markers + v_giver] = _take(N[self.o_p_markers + v_giver], _c1)
+        N[self.o_p_markers + v_receiver] = N[self.o_p_markers + v_receiver] | 1 << _c1
 
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
@@ -2948,10 +2950,10 @@ class MarlboroughRules:
             if (N[self.o_e_unit__at + v_v] >= 0 and N[self.o_e_unit__prisoner_of + v_v] < 0)
             and v_v != v_x
         ]
-        S[self.o_e_unit__prisoner_of + v_x] = -1
+        N[self.o_e_unit__prisoner_of + v_x] = -1
         if len(v_home) > 0:
             S[self.o_e_unit__seen + v_x] = 0
-            S[self.o_e_unit__at + v_x] = _unref(v_home[0] if v_home else _head(v_home))
+            N[self.o_e_unit__at + v_x] = _unref(v_home[0] if v_home else _head(v_home))
             if S[_LOG] is not False:
                 _log(S, 170, (v_x,))
         else:
@@ -2969,12 +2971,13 @@ class MarlboroughRules:
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2541:5]"
+        N: list[int] = S
         S[self.o_p_treasury_seen + v_giver] = 0
-        _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
-        S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_treasury + v_giver] - 2 * v_n
+        N[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
         S[self.o_p_treasury_seen + v_receiver] = 0
-        _clamp = S[self.o_p_treasury + v_receiver] + 2 * v_n
-        S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_treasury + v_receiver] + 2 * v_n
+        N[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
         """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:957:3]"""
@@ -2993,7 +2996,7 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 91, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
-        S[self.o_e_unit__at + v_u] = -1
+        N[self.o_e_unit__at + v_u] = -1
         S[self.o_e_unit__embarked + v_u] = False
         _w2 = v_at is not None and (
             self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -3033,7 +3036,7 @@ class MarlboroughRules:
                 if S[_LOG] is not False:
                     _log(S, 92, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
-                S[self.o_e_unit__at + v_v_2] = -1
+                N[self.o_e_unit__at + v_v_2] = -1
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
@@ -3052,8 +3055,8 @@ class MarlboroughRules:
                         break
                 v_captor: int = _w1[0] if _w1 else _head(_w1)
                 S[self.o_e_unit__seen + v_u] = 0
-                S[self.o_e_unit__at + v_u] = -1
-                S[self.o_e_unit__prisoner_of + v_u] = v_captor
+                N[self.o_e_unit__at + v_u] = -1
+                N[self.o_e_unit__prisoner_of + v_u] = v_captor
                 if S[_LOG] is not False:
                     _log(S, 6, (v_u, v_captor, v_die))
                 return None
@@ -3067,7 +3070,7 @@ class MarlboroughRules:
         ):
             S[self.o_e_unit__fallen + v_u] = True
         S[self.o_e_unit__seen + v_u] = 0
-        S[self.o_e_unit__at + v_u] = -1
+        N[self.o_e_unit__at + v_u] = -1
         S[self.o_e_unit__embarked + v_u] = False
         _w3 = v_at is not None and (
             self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -3107,26 +3110,27 @@ class MarlboroughRules:
                 if S[_LOG] is not False:
                     _log(S, 9, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
-                S[self.o_e_unit__at + v_v_2] = -1
+                N[self.o_e_unit__at + v_v_2] = -1
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
         "end__victory (MARL-28.12-01, MARL-S4-02) [rules/marlborough/flow.yaml:107:3]"
+        N: list[int] = S
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
-        _clamp = S[self.o_g_year] + 1
-        S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
+        _clamp = N[self.o_g_year] + 1
+        N[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
 
     def p_event_side(self, S: list[Any]) -> None:
         """4.23: the events "usually favor the player the balance is against". ASSUMED (the Random Events Table is not printed): the Subsidies, War Party and New Leader events favour the player the BOPI does not favour; at zero a die says which (1-3 the Bourbons, 4-6 the Grand Alliance). Kept in event_for. (MARL-4.23-01) [rules/marlborough/rules.yaml:2055:3]"""
         N: list[int] = S
         if N[self.o_g_bopi] > 0:
-            S[self.o_g_event_for] = self.k_player__grand_alliance
+            N[self.o_g_event_for] = self.k_player__grand_alliance
         elif N[self.o_g_bopi] < 0:
-            S[self.o_g_event_for] = self.k_player__bourbon
+            N[self.o_g_event_for] = self.k_player__bourbon
         else:
             v_die = _roll(S, 6)
-            S[self.o_g_event_for] = (
+            N[self.o_g_event_for] = (
                 self.k_player__bourbon if v_die <= 3 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
@@ -3203,7 +3207,7 @@ class MarlboroughRules:
                 else _head(_o2)
             )
             _c1 = v_k
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
             v_i += 1
         v_w = "marker" if v_i in (1, -1) else "markers"
@@ -3212,7 +3216,8 @@ class MarlboroughRules:
 
     def p_plan_precedence(self, S: list[Any], v_p: int, v_force: Any, v_dfn: Any) -> None:
         """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2222:3]"""
-        S[self.o_g_plans_first] = -1
+        N: list[int] = S
+        N[self.o_g_plans_first] = -1
         if self.c_optional_experimental_leaders:
             _w1 = []
             for v_q__1 in self.all_player:
@@ -3247,34 +3252,36 @@ class MarlboroughRules:
             if S[_LOG] is not False:
                 _log(S, 144, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
-                S[self.o_g_plans_first] = v_q
+                N[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
-                S[self.o_g_plans_first] = v_p
+                N[self.o_g_plans_first] = v_p
 
     def p_set_control(self, S: list[Any], v_t: Any, v_p: Any) -> None:
         "6.11, 6.42, 6.51: the state's control marker moves to p's space (none: its neutral space), and its units are p's (neutral with none); never its rebels (31.1: hostile to all, whoever controls the state). (MARL-6.11-01, MARL-6.42-01, MARL-6.51-01, MARL-31.1B-01) [rules/marlborough/rules.yaml:1723:3]"
-        S[self.o_e_nation__control + v_t] = _unref(v_p)
+        N: list[int] = S
+        N[self.o_e_nation__control + v_t] = _unref(v_p)
         for v_u_2 in [
             v_u
             for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
             if self.s_e_unit__kind[v_u] != "rebel"
         ]:
-            S[self.o_e_unit__owner + v_u_2] = _unref(v_p)
+            N[self.o_e_unit__owner + v_u_2] = _unref(v_p)
 
     def p_settle_later(self, S: list[Any], v_t: Any, v_was: Any) -> None:
         "A deal changes t's control: who controlled it before the round of negotiation is kept, for settle_deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1962:3]"
         N: list[int] = S
         if N[self.o_e_nation__settled_from + v_t] < 0:
-            S[self.o_e_nation__settled_from + v_t] = _unref(v_was)
+            N[self.o_e_nation__settled_from + v_t] = _unref(v_was)
 
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:13:3]"""
+        N: list[int] = S
         if self.c_spanish_possessions_allied:
             for v_n in self.all_nation:
                 if (
                     self.id_nation[v_n] == "two_sicilies" or self.id_nation[v_n] == "milan"
                 ) or self.id_nation[v_n] == "spanish_netherlands":
-                    S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
+                    N[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
                         _log(S, 189, (v_n,))
 
@@ -3282,11 +3289,11 @@ class MarlboroughRules:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:890:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
-            _clamp = S[self.o_g_bopi] + v_amount
-            S[self.o_g_bopi] = -13 if _clamp < -13 else 13 if _clamp > 13 else _clamp
+            _clamp = N[self.o_g_bopi] + v_amount
+            N[self.o_g_bopi] = -13 if _clamp < -13 else 13 if _clamp > 13 else _clamp
         else:
-            _clamp = S[self.o_g_bopi] - v_amount
-            S[self.o_g_bopi] = -13 if _clamp < -13 else 13 if _clamp > 13 else _clamp
+            _clamp = N[self.o_g_bopi] - v_amount
+            N[self.o_g_bopi] = -13 if _clamp < -13 else 13 if _clamp > 13 else _clamp
         if S[_LOG] is not False:
             _log(S, 5, (v_amount, v_p, N[self.o_g_bopi]))
         if abs(N[self.o_g_bopi]) > 12:
@@ -3297,15 +3304,16 @@ class MarlboroughRules:
         N: list[int] = S
         v_c: int = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_subsidies(self, S: list[Any], v_p: Any) -> None:
         """10.14: "Players may receive additional income due to the events triggered when consulting the Random Events Table." ASSUMED (the events are not printed): the Subsidies event gives the player it favours (event_side) a die roll of TP. (MARL-10.14-01) [rules/marlborough/rules.yaml:2073:3]"""
+        N: list[int] = S
         v_die = _roll(S, 6)
         S[self.o_p_treasury_seen + v_p] = 0
-        _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
-        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_treasury + v_p] + 2 * v_die
+        N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
             _log(S, 129, (v_p, v_die, v_die))
 
@@ -3331,15 +3339,16 @@ class MarlboroughRules:
 
     def p_turn__enlightenment_picks_end(self, S: list[Any]) -> None:
         "turn__enlightenment_picks_end (MARL-36.4-01) [rules/marlborough/flow.yaml:70:3]"
+        N: list[int] = S
         if self.c_optional_enlightenment:
             for v_p in self.all_player:
-                S[self.o_p_enlightened_picks + v_p] = 0
+                N[self.o_p_enlightened_picks + v_p] = 0
 
     def p_turn__initiative(self, S: list[Any]) -> None:
         """turn__initiative (MARL-3.1-02, MARL-8.1-01, MARL-8.1-02, MARL-8.2-01, MARL-4.21-01, MARL-QA-02, MARL-S1-15) [rules/marlborough/flow.yaml:22:3]"""
         N: list[int] = S
         if S[_TURN] == 1 and self.c_opening_initiative != 0:
-            S[self.o_g_first_player] = (
+            N[self.o_g_first_player] = (
                 self.k_player__bourbon
                 if self.c_opening_initiative > 0
                 else self.k_player__grand_alliance
@@ -3363,7 +3372,7 @@ class MarlboroughRules:
                     if S[_LOG] is not False:
                         _log(S, 191, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
-            S[self.o_g_first_player] = (
+            N[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
@@ -3374,7 +3383,7 @@ class MarlboroughRules:
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
-            S[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
+            N[self.o_p_vp + v_p] = 0 if _clamp < 0 else _clamp
             if S[_LOG] is not False:
                 _log(S, 4, (v_p, N[self.o_p_vp + v_p]))
         v_b = N[self.o_p_vp + self.k_player__bourbon]
@@ -3405,8 +3414,9 @@ class MarlboroughRules:
         self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: int
     ) -> None:
         """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"""
-        _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        N: list[int] = S
+        _c1: int = v_x
+        N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         if v_p == v_attacker:
             S[self.o_g_commissioner_attacker] = True
@@ -3419,8 +3429,9 @@ class MarlboroughRules:
         self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: int
     ) -> None:
         """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]"""
-        _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        N: list[int] = S
+        _c1: int = v_x
+        N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
@@ -3428,13 +3439,14 @@ class MarlboroughRules:
 
     def p_window__revenue__act(self, S: list[Any], v_payee: int, v_p: int, v_x: int) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
-        _c1 = v_x
-        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        N: list[int] = S
+        _c1: int = v_x
+        N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         v_die = _roll(S, 6)
         S[self.o_p_treasury_seen + v_p] = 0
-        _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
-        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_treasury + v_p] + 2 * v_die
+        N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
             _log(S, 186, (v_p, v_die, v_die))
 
@@ -3617,7 +3629,7 @@ class MarlboroughRules:
                             return
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Callable[[], float], c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 24:
@@ -3806,7 +3818,9 @@ class MarlboroughRules:
             return True
         return bool(self.card_playable[c](S, p))
 
-    def q_advance(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_into: Any) -> None:
+    def q_advance(
+        self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any, v_into: Any
+    ) -> None:
         """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]"""
         N: list[int] = S
         _k_v_into: int = -1 if v_into is None else v_into
@@ -3877,7 +3891,7 @@ class MarlboroughRules:
         ]
         for v_u_3 in v_go:
             S[self.o_e_unit__seen + v_u_3] = 0
-            S[self.o_e_unit__at + v_u_3] = _unref(v_into)
+            N[self.o_e_unit__at + v_u_3] = _unref(v_into)
             if not (
                 self.s_e_unit__kind[v_u_3] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
@@ -3910,9 +3924,11 @@ class MarlboroughRules:
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
             ]:
                 S[self.o_e_unit__seen + v_v_2] = 0
-                S[self.o_e_unit__at + v_v_2] = _unref(v_into)
+                N[self.o_e_unit__at + v_v_2] = _unref(v_into)
 
-    def q_combat(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: Any, v_t: int) -> None:
+    def q_combat(
+        self, S: list[Any], R: Callable[[], float], v_p: int, v_force: Any, v_from: Any, v_t: int
+    ) -> None:
         """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]"""
         N: list[int] = S
         _k_v_from: int = -1 if v_from is None else v_from
@@ -4102,12 +4118,14 @@ class MarlboroughRules:
                     S, R, v_p, v_force, v_from, v_t, self.t_battle_matrix[8][v_m_2[1]], False
                 )
 
-    def q_commissioners(self, S: list[Any], R: Any, v_attacker: int, v_defender: int) -> None:
+    def q_commissioners(
+        self, S: list[Any], R: Callable[[], float], v_attacker: int, v_defender: int
+    ) -> None:
         "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
-            _clamp = S[self.o_g_window__commissioners__depth] + 1
-            S[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__commissioners__depth] + 1
+            N[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
             v_w_asked = [v_attacker, v_defender]
             v_w_most = -1
             v_w_passes = 0
@@ -4148,13 +4166,13 @@ class MarlboroughRules:
                                 self.p_window__commissioners__act(
                                     S, v_attacker, v_defender, v_p, v_x
                                 )
-            _clamp = S[self.o_g_window__commissioners__depth] - 1
-            S[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__commissioners__depth] - 1
+            N[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
 
     def q_crt_combat(
         self,
         S: list[Any],
-        R: Any,
+        R: Callable[[], float],
         v_p: int,
         v_force: Any,
         v_from: Any,
@@ -4202,7 +4220,7 @@ class MarlboroughRules:
             if self.s_e_unit__kind[v_u_4] != "leader" and self.s_e_unit__kind[v_u_4] != "garrison":
                 _w5 += 1
         v_lost_d = _w5
-        S[self.o_g_combat_attacker] = v_p
+        N[self.o_g_combat_attacker] = v_p
         S[self.o_g_attacker_has_leader] = v_al > 0
         S[self.o_g_defender_has_leader] = v_dl > 0
         S[self.o_g_commissioner_attacker] = False
@@ -4318,7 +4336,7 @@ class MarlboroughRules:
             if not v_siege:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
-    def q_declare_war(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
+    def q_declare_war(self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int) -> None:
         """23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1904:3]"""
         N: list[int] = S
         _w1 = []
@@ -4352,11 +4370,13 @@ class MarlboroughRules:
         )
         for v_c in v_a:
             _c2 = v_c
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c2)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         self.q_make_controlled(S, R, v_t, v_q)
 
-    def q_defection(self, S: list[Any], R: Any, v_t: Any, v_was: Any, v_p: Any) -> None:
+    def q_defection(
+        self, S: list[Any], R: Callable[[], float], v_t: Any, v_was: Any, v_p: Any
+    ) -> None:
         """6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1735:3]"""
         N: list[int] = S
         _k_v_was: int = -1 if v_was is None else v_was
@@ -4434,10 +4454,10 @@ class MarlboroughRules:
                             else _pick(R, v_ways)
                         )
                     S[self.o_e_unit__seen + v_u_2] = 0
-                    S[self.o_e_unit__at + v_u_2] = _unref(v_to)
+                    N[self.o_e_unit__at + v_u_2] = _unref(v_to)
                     S[self.o_e_unit__embarked + v_u_2] = False
 
-    def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
+    def q_diplomacy_attempt(self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int) -> None:
         """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1875:3]"""
         N: list[int] = S
         _w1 = []
@@ -4488,11 +4508,11 @@ class MarlboroughRules:
         v_dv = _w3
         for v_c_3 in v_a:
             _c1 = v_c_3
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         for v_c_4 in v_d:
             _c2 = v_c_4
-            S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+            N[self.o_p_markers + v_q] = _take(N[self.o_p_markers + v_q], _c2)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
@@ -4500,7 +4520,7 @@ class MarlboroughRules:
         v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
-    def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
+    def q_diplomacy_phase(self, S: list[Any], R: Callable[[], float]) -> None:
         """The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 "his own diplomacy segments", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1944:3]"""
         N: list[int] = S
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
@@ -4521,7 +4541,9 @@ class MarlboroughRules:
                 break
         self.q_diplomacy_segment(S, R, _w2[0] if _w2 else _head(_w2))
 
-    def q_diplomacy_result(self, S: list[Any], R: Any, v_p: int, v_t: int, v_code: Any) -> None:
+    def q_diplomacy_result(
+        self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int, v_code: Any
+    ) -> None:
         """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"""
         N: list[int] = S
         _w1 = []
@@ -4539,8 +4561,8 @@ class MarlboroughRules:
             v_money = R() < 0.5
             if v_money:
                 S[self.o_p_treasury_seen + v_q] = 0
-                _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
-                S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_treasury + v_q] + 4 * v_n
+                N[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
             else:
                 self.q_draw_markers(S, R, v_q, v_n)
         else:
@@ -4563,7 +4585,7 @@ class MarlboroughRules:
             else:
                 self.q_make_controlled(S, R, v_t, v_p)
 
-    def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_diplomacy_segment(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1919:3]"""
         N: list[int] = S
         v_going = True
@@ -4625,7 +4647,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_displace(
-        self, S: list[Any], R: Any, v_u: int, v_spots: Any, v_p: Any, v_home: bool
+        self, S: list[Any], R: Callable[[], float], v_u: int, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
         """6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"""
         N: list[int] = S
@@ -4674,9 +4696,9 @@ class MarlboroughRules:
                     else _pick(R, _o3)
                 )
             S[self.o_e_unit__seen + v_u] = 0
-            S[self.o_e_unit__at + v_u] = _unref(v_to)
+            N[self.o_e_unit__at + v_u] = _unref(v_to)
 
-    def q_draw_markers(self, S: list[Any], R: Any, v_p: int, v_amount: int) -> None:
+    def q_draw_markers(self, S: list[Any], R: Callable[[], float], v_p: int, v_amount: int) -> None:
         """12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]"""
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
@@ -4701,7 +4723,7 @@ class MarlboroughRules:
             )
             for v_c in v_back:
                 _c1 = v_c
-                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
             _v_w = "marker" if v_over in (1, -1) else "markers"
         v_i = 0
@@ -4718,11 +4740,11 @@ class MarlboroughRules:
                 v_k = _o4[0] if (_o4 := _shuffled(S, S[self.o_g_pool])) else _head(_o4)
                 _c2 = v_k
                 S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
-                S[self.o_p_markers + v_p] |= 1 << _c2
+                N[self.o_p_markers + v_p] = N[self.o_p_markers + v_p] | 1 << _c2
                 S[_REVEALS] += 1
             v_i += 1
 
-    def q_enlighten(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_enlighten(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2413:3]"""
         N: list[int] = S
         v_done = False
@@ -4769,8 +4791,8 @@ class MarlboroughRules:
                     v_done = True
                 else:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 20
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 20
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
                     if v_r[2] == "Enlightenment":
@@ -4785,9 +4807,9 @@ class MarlboroughRules:
             if S[self.o_e_hex__enlightened + v_h__i1] and v_h__i1 in v_mine__i1:
                 _w1__i1 += 1
         _clamp = _w1__i1
-        S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+        N[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
-    def q_espionage(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
+    def q_espionage(self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int) -> None:
         """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1820:3]"""
         N: list[int] = S
         _w1 = []
@@ -4818,7 +4840,7 @@ class MarlboroughRules:
             S[_REVEALS] += 1
 
     def q_famous_victory(
-        self, S: list[Any], R: Any, v_winner: int, v_loser: int, v_losers: int
+        self, S: list[Any], R: Callable[[], float], v_winner: int, v_loser: int, v_losers: int
     ) -> None:
         "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1050:3]"
         if v_losers < 1:
@@ -4835,7 +4857,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_free_markers(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_free_markers(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1560:3]"""
         N: list[int] = S
         for v_n_2 in [
@@ -4858,7 +4880,9 @@ class MarlboroughRules:
             if _w1:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
-    def q_honors_of_war(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_h: int) -> None:
+    def q_honors_of_war(
+        self, S: list[Any], R: Callable[[], float], v_p: int, v_force: Any, v_h: int
+    ) -> None:
         """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"""
         N: list[int] = S
         _w1 = []
@@ -4914,14 +4938,14 @@ class MarlboroughRules:
                 )
                 for v_u_5 in v_movers:
                     S[self.o_e_unit__seen + v_u_5] = 0
-                    S[self.o_e_unit__at + v_u_5] = _unref(v_to)
+                    N[self.o_e_unit__at + v_u_5] = _unref(v_to)
         S[self.o_e_hex__besieged + v_h] = False
         self.q_advance(S, R, v_p, v_force, v_h)
 
-    def q_increase_taxes(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_increase_taxes(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2270:3]"""
         N: list[int] = S
-        S[self.o_g_tax_change] = 0
+        N[self.o_g_tax_change] = 0
         v_places = [
             _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.all_unit
@@ -4965,17 +4989,17 @@ class MarlboroughRules:
                 if N[self.o_e_unit__at + v_u_3] == v_h_2 and N[self.o_e_unit__owner + v_u_3] == v_p
             ]
             v_n_2 = self.s_e_hex__nation[v_h_2]
-            S[self.o_e_hex__taxed_by + v_h_2] = -1
+            N[self.o_e_hex__taxed_by + v_h_2] = -1
             if v_n_2 is not None and v_n_2 in v_here:
                 if v_n_2 in v_raising:
-                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_n_2)
+                    N[self.o_e_hex__taxed_by + v_h_2] = _unref(v_n_2)
             else:
                 v_up = [v_s for v_s in v_raising if v_s in v_here]
                 if len(v_up) == 1:
-                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(_nth(v_up, 0))
+                    N[self.o_e_hex__taxed_by + v_h_2] = _unref(_nth(v_up, 0))
                 elif len(v_up) > 1:
                     v_pick = _pick_optional(R, _uniq(v_up))
-                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_pick)
+                    N[self.o_e_hex__taxed_by + v_h_2] = _unref(v_pick)
         for v_s_2 in v_raising:
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_increasing_taxes, 6, v_die)
@@ -4992,8 +5016,8 @@ class MarlboroughRules:
             for v_h_4 in v_mine:
                 _w6 += self.f_hex_tax(S, v_p, v_h_4)
             v_normal = _w6
-            S[self.o_g_tax_change] = (
-                S[self.o_g_tax_change] + self.f_taxed_income(S, v_r[2], v_normal) - v_normal
+            N[self.o_g_tax_change] = (
+                N[self.o_g_tax_change] + self.f_taxed_income(S, v_r[2], v_normal) - v_normal
             )
             if v_r[2] == "Tax Rebellion":
                 for v_h_6 in [v_h_5 for v_h_5 in v_mine if self.s_e_hex__economic[v_h_5] >= 3]:
@@ -5016,9 +5040,9 @@ class MarlboroughRules:
                         )
                         self.p_eliminate(S, v_u_5)
         for v_h_7 in v_centers:
-            S[self.o_e_hex__taxed_by + v_h_7] = -1
+            N[self.o_e_hex__taxed_by + v_h_7] = -1
 
-    def q_intercept(self, S: list[Any], R: Any, v_p: int, v_at: Any) -> None:
+    def q_intercept(self, S: list[Any], R: Callable[[], float], v_p: int, v_at: Any) -> None:
         """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1492:3]"""
         N: list[int] = S
         _k_v_at: int = -1 if v_at is None else v_at
@@ -5077,21 +5101,23 @@ class MarlboroughRules:
                         )
                         for v_u_4 in v_frigates:
                             S[self.o_e_unit__seen + v_u_4] = 0
-                            S[self.o_e_unit__at + v_u_4] = _unref(v_at)
+                            N[self.o_e_unit__at + v_u_4] = _unref(v_at)
                         self.q_crt_combat(S, R, v_q, v_frigates, v_at, v_at, 0, False)
                         for v_u_5 in v_frigates:
                             if N[self.o_e_unit__at + v_u_5] >= 0:
                                 S[self.o_e_unit__seen + v_u_5] = 0
-                                S[self.o_e_unit__at + v_u_5] = v_h_2
+                                N[self.o_e_unit__at + v_u_5] = v_h_2
                     else:
                         pass
 
-    def q_leviathan(self, S: list[Any], R: Any, v_attacker: int, v_defender: int) -> None:
+    def q_leviathan(
+        self, S: list[Any], R: Callable[[], float], v_attacker: int, v_defender: int
+    ) -> None:
         '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
-            _clamp = S[self.o_g_window__leviathan__depth] + 1
-            S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__leviathan__depth] + 1
+            N[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
             v_w_asked = [v_attacker, v_defender]
             v_w_most = -1
             v_w_passes = 0
@@ -5121,10 +5147,12 @@ class MarlboroughRules:
                             else:
                                 v_w_open = False
                                 self.p_window__leviathan__act(S, v_attacker, v_defender, v_p, v_x)
-            _clamp = S[self.o_g_window__leviathan__depth] - 1
-            S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__leviathan__depth] - 1
+            N[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
-    def q_lose_discipline(self, S: list[Any], R: Any, v_p: int, v_force: Any) -> None:
+    def q_lose_discipline(
+        self, S: list[Any], R: Callable[[], float], v_p: int, v_force: Any
+    ) -> None:
         """Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"""
         N: list[int] = S
         v_alive = [
@@ -5146,7 +5174,13 @@ class MarlboroughRules:
                 self.p_eliminate(S, v_u_2)
 
     def q_lose_one(
-        self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any, v_defending: bool
+        self,
+        S: list[Any],
+        R: Callable[[], float],
+        v_p: int,
+        v_group: Any,
+        v_h: Any,
+        v_defending: bool,
     ) -> None:
         """E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"""
         N: list[int] = S
@@ -5163,7 +5197,7 @@ class MarlboroughRules:
         elif v_defending and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -5212,7 +5246,7 @@ class MarlboroughRules:
                 else:
                     step(S)
 
-    def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
+    def q_make_controlled(self, S: list[Any], R: Callable[[], float], v_t: Any, v_p: Any) -> None:
         "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1704:3]"
         N: list[int] = S
         v_was = _ref(N[self.o_e_nation__control + v_t])
@@ -5220,14 +5254,14 @@ class MarlboroughRules:
         if v_was is not None and v_was != v_p:
             self.q_defection(S, R, v_t, v_was, v_p)
 
-    def q_make_neutral(self, S: list[Any], R: Any, v_t: int) -> None:
+    def q_make_neutral(self, S: list[Any], R: Callable[[], float], v_t: int) -> None:
         "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1756:3]"
         N: list[int] = S
         v_was = _ref(N[self.o_e_nation__control + v_t])
         self.p_set_control(S, v_t, None)
         self.q_neutral_effects(S, R, v_t, v_was)
 
-    def q_mobilization(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_mobilization(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1573:3]"""
         N: list[int] = S
         for v_u_2 in [
@@ -5236,7 +5270,7 @@ class MarlboroughRules:
             if (N[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0)
             and N[self.o_e_unit__due + v_u] <= S[_TURN]
         ]:
-            S[self.o_e_unit__due + v_u_2] = 0
+            N[self.o_e_unit__due + v_u_2] = 0
             v_ports = self.f_placements(S, v_p, v_u_2)
             if len(v_ports) == 0:
                 pass
@@ -5249,7 +5283,7 @@ class MarlboroughRules:
                     else _pick(R, _o1)
                 )
                 S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = _unref(v_h)
+                N[self.o_e_unit__at + v_u_2] = _unref(v_h)
         self.q_free_markers(S, R, v_p)
         v_price = self.c_marker_price
         v_most = min(
@@ -5267,8 +5301,8 @@ class MarlboroughRules:
             )
             if v_n > 0:
                 S[self.o_p_treasury_seen + v_p] = 0
-                _clamp = S[self.o_p_treasury + v_p] - 2 * v_price * v_n
-                S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_treasury + v_p] - 2 * v_price * v_n
+                N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 self.q_draw_markers(S, R, v_p, v_n)
                 _v_w = "marker" if v_n in (1, -1) else "markers"
         v_done = False
@@ -5331,8 +5365,8 @@ class MarlboroughRules:
                     v_done = True
                 else:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 2
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 2
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
         v_done = False
         _runs0 = 0
@@ -5377,15 +5411,15 @@ class MarlboroughRules:
                         else self.f_mobilize_cost(S, v_u_4)
                     )
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 2 * v_cost
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_4] = False
                     if (
                         self.s_e_unit__kind[v_u_4] == "battle_fleet"
                         or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
                     ):
                         _clamp = S[_TURN] + 1
-                        S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
+                        N[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
                     else:
                         v_h_4 = (
                             _o5[0]
@@ -5395,9 +5429,11 @@ class MarlboroughRules:
                             else _pick(R, _o5)
                         )
                         S[self.o_e_unit__seen + v_u_4] = 0
-                        S[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
+                        N[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
 
-    def q_naval_retreat(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any) -> None:
+    def q_naval_retreat(
+        self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any, v_h: Any
+    ) -> None:
         """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1520:3]"""
         N: list[int] = S
         _k_v_h: int = -1 if v_h is None else v_h
@@ -5461,9 +5497,11 @@ class MarlboroughRules:
         )
         for v_u_4 in v_navy:
             S[self.o_e_unit__seen + v_u_4] = 0
-            S[self.o_e_unit__at + v_u_4] = _unref(v_to)
+            N[self.o_e_unit__at + v_u_4] = _unref(v_to)
 
-    def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
+    def q_negotiate(
+        self, S: list[Any], R: Callable[[], float], v_w_seats: Any, v_w_rounds: int
+    ) -> None:
         "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2517:1]"
         v_w_passes = 0
         v_w_round = 0
@@ -5493,7 +5531,7 @@ class MarlboroughRules:
                             _carry_out(self, S, v_w_offer)
                         v_w_offer = None
 
-    def q_neutral_effects(self, S: list[Any], R: Any, v_t: int, v_was: Any) -> None:
+    def q_neutral_effects(self, S: list[Any], R: Callable[[], float], v_t: int, v_was: Any) -> None:
         """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1779:3]"""
         N: list[int] = S
         v_towns = [
@@ -5571,7 +5609,7 @@ class MarlboroughRules:
                     _w14.append(v_h_4)
             self.q_displace(S, R, v_u_7, _w14, v_was, True)
 
-    def q_new_leader(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_new_leader(self, S: list[Any], R: Callable[[], float], v_p: Any) -> None:
         """25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don't pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]"""
         N: list[int] = S
         _k_v_p: int = -1 if v_p is None else v_p
@@ -5604,9 +5642,9 @@ class MarlboroughRules:
             else _pick(R, _o2)
         )
         S[self.o_e_unit__seen + v_u_2] = 0
-        S[self.o_e_unit__at + v_u_2] = _unref(v_h)
+        N[self.o_e_unit__at + v_u_2] = _unref(v_h)
 
-    def q_operations(self, S: list[Any], R: Any) -> None:
+    def q_operations(self, S: list[Any], R: Callable[[], float]) -> None:
         """The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1401:3]"""
         N: list[int] = S
         for v_u in self.all_unit:
@@ -5640,10 +5678,11 @@ class MarlboroughRules:
                     break
             v_p = _w2[0] if _w2 else _head(_w2)
 
-    def q_pick_from_pool(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_pick_from_pool(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]"""
-        _clamp = S[self.o_p_enlightened_picks + v_p] - 1
-        S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_p_enlightened_picks + v_p] - 1
+        N[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
         v_k = (
             _o1[0]
             if (_n2 := len(_o1 := _uniq(S[self.o_g_pool]))) == 1
@@ -5653,10 +5692,10 @@ class MarlboroughRules:
         )
         _c1 = v_k
         S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
-        S[self.o_p_markers + v_p] |= 1 << _c1
+        N[self.o_p_markers + v_p] = N[self.o_p_markers + v_p] | 1 << _c1
         S[_REVEALS] += 1
 
-    def q_pillage(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_pillage(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2160:3]"""
         N: list[int] = S
         v_h = _ref(N[self.o_g_operated_at])
@@ -5729,8 +5768,9 @@ class MarlboroughRules:
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
 
-    def q_pillage_hex(self, S: list[Any], R: Any, v_p: int, v_h: int) -> None:
+    def q_pillage_hex(self, S: list[Any], R: Callable[[], float], v_p: int, v_h: int) -> None:
         """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2139:3]"""
+        N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -5743,13 +5783,13 @@ class MarlboroughRules:
         v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
         v_tp = 3 if self.s_e_hex__economic[v_h] > 0 else 1 if v_town else 0
         S[self.o_p_treasury_seen + v_p] = 0
-        _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
-        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_treasury + v_p] + 2 * v_tp
+        N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         self.q_draw_markers(S, R, v_q, 1)
         if v_town:
             self.p_shift_bop(S, v_q, 1)
 
-    def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_place_fortress_markers(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2245:3]'
         N: list[int] = S
         v_done = False
@@ -5776,11 +5816,11 @@ class MarlboroughRules:
                     v_done = True
                 else:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 20
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 20
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
-    def q_provision(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_provision(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1670:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
@@ -5819,10 +5859,10 @@ class MarlboroughRules:
                 else:
                     self.p_disband(S, v_p, v_u_5)
         S[self.o_p_treasury_seen + v_p] = 0
-        _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
-        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_treasury + v_p] - 2 * v_bill
+        N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
-    def q_random_event(self, S: list[Any], R: Any) -> None:
+    def q_random_event(self, S: list[Any], R: Callable[[], float]) -> None:
         "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:2019:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
@@ -5851,7 +5891,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_rebel_operation(self, S: list[Any], R: Any, v_p: int, v_h: int) -> None:
+    def q_rebel_operation(self, S: list[Any], R: Callable[[], float], v_p: int, v_h: int) -> None:
         """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2370:3]"""
         N: list[int] = S
         _w1 = []
@@ -5883,10 +5923,10 @@ class MarlboroughRules:
         )
         for v_c in v_paid:
             _c2 = v_c
-            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c2)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         S[self.o_g_acted] = True
-        S[self.o_g_operated_at] = -1
+        N[self.o_g_operated_at] = -1
         v_force = [
             v_u for v_u in self.ix_unit__kind.get("rebel", ()) if N[self.o_e_unit__at + v_u] == v_h
         ]
@@ -5909,7 +5949,7 @@ class MarlboroughRules:
         if v_to != v_h:
             for v_u_4 in v_force:
                 S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = _unref(v_to)
+                N[self.o_e_unit__at + v_u_4] = _unref(v_to)
         _w4 = []
         for v_t in self.f_attack_targets(S, v_p, v_to):
             _w6 = self.s_e_hex__nation[v_t] == self.s_e_hex__nation[v_to]
@@ -5951,7 +5991,7 @@ class MarlboroughRules:
             S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
 
-    def q_rebel_segment(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_rebel_segment(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2354:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
@@ -5961,7 +6001,7 @@ class MarlboroughRules:
                 return None
         self.q_segment(S, R, v_p)
 
-    def q_rebels_rise(self, S: list[Any], R: Any) -> None:
+    def q_rebels_rise(self, S: list[Any], R: Callable[[], float]) -> None:
         """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2324:3]"""
         N: list[int] = S
         _w2 = []
@@ -6022,9 +6062,9 @@ class MarlboroughRules:
                 )
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
-                S[self.o_e_unit__at + v_u_3] = _unref(v_h)
+                N[self.o_e_unit__at + v_u_3] = _unref(v_h)
 
-    def q_remove_pillage(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_remove_pillage(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2203:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
@@ -6041,11 +6081,13 @@ class MarlboroughRules:
                 v_go = R() < 0.5
                 if v_go:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 2 * v_cost
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
 
-    def q_retreat(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any) -> None:
+    def q_retreat(
+        self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any, v_h: Any
+    ) -> None:
         """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"""
         N: list[int] = S
         _k_v_h: int = -1 if v_h is None else v_h
@@ -6111,14 +6153,14 @@ class MarlboroughRules:
         )
         for v_u_6 in v_alive:
             S[self.o_e_unit__seen + v_u_6] = 0
-            S[self.o_e_unit__at + v_u_6] = _unref(v_to)
+            N[self.o_e_unit__at + v_u_6] = _unref(v_to)
 
-    def q_revenue(self, S: list[Any], R: Any, v_payee: int) -> None:
+    def q_revenue(self, S: list[Any], R: Callable[[], float], v_payee: int) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
-            _clamp = S[self.o_g_window__revenue__depth] + 1
-            S[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__revenue__depth] + 1
+            N[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
             v_w_asked = [v_payee]
             v_w_most = -1
             v_w_passes = 0
@@ -6154,11 +6196,17 @@ class MarlboroughRules:
                             else:
                                 v_w_passes = 0
                                 self.p_window__revenue__act(S, v_payee, v_p, v_x)
-            _clamp = S[self.o_g_window__revenue__depth] - 1
-            S[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__revenue__depth] - 1
+            N[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
 
     def q_sail(
-        self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: int, v_forced: bool
+        self,
+        S: list[Any],
+        R: Callable[[], float],
+        v_p: int,
+        v_force: Any,
+        v_from: int,
+        v_forced: bool,
     ) -> None:
         """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1426:3]"""
         N: list[int] = S
@@ -6221,13 +6269,13 @@ class MarlboroughRules:
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
         if self.c_optional_fleets_pillage_and_enlighten and self.s_e_hex__terrain[v_to] != "sea":
-            S[self.o_g_operated_at] = _unref(v_to)
+            N[self.o_g_operated_at] = _unref(v_to)
         for v_u_7 in v_cargo:
             S[self.o_e_unit__embarked + v_u_7] = True
         if v_to != v_from:
             for v_u_8 in v_force:
                 S[self.o_e_unit__seen + v_u_8] = 0
-                S[self.o_e_unit__at + v_u_8] = _unref(v_to)
+                N[self.o_e_unit__at + v_u_8] = _unref(v_to)
         else:
             pass
         if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
@@ -6310,7 +6358,7 @@ class MarlboroughRules:
             self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
             self.p_lift_sieges(S)
 
-    def q_segment(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_segment(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]"""
         N: list[int] = S
         v_ready = [
@@ -6362,7 +6410,7 @@ class MarlboroughRules:
             S[self.o_g_acted] = False
             return None
         S[self.o_g_acted] = True
-        S[self.o_g_operated_at] = -1
+        N[self.o_g_operated_at] = -1
         v_forced = v_from not in v_ready
         v_here = [
             v_u_3
@@ -6443,11 +6491,11 @@ class MarlboroughRules:
             )
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
-        S[self.o_g_operated_at] = _unref(v_to)
+        N[self.o_g_operated_at] = _unref(v_to)
         if v_to != v_from:
             for v_u_7 in v_force:
                 S[self.o_e_unit__seen + v_u_7] = 0
-                S[self.o_e_unit__at + v_u_7] = _unref(v_to)
+                N[self.o_e_unit__at + v_u_7] = _unref(v_to)
                 S[self.o_e_unit__embarked + v_u_7] = False
         else:
             pass
@@ -6508,7 +6556,7 @@ class MarlboroughRules:
                     if v_q__8 != v_p:
                         _w2.append(v_q__8)
                         break
-                S[self.o_e_unit__owner + v_u_11] = _w2[0] if _w2 else _head(_w2)
+                N[self.o_e_unit__owner + v_u_11] = _w2[0] if _w2 else _head(_w2)
             if len(v_rebels) > 0:
                 _w3 = []
                 for v_q__9 in self.all_player:
@@ -6520,17 +6568,17 @@ class MarlboroughRules:
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
             S[self.o_g_land_combat] = False
             for v_u_12 in v_rebels:
-                S[self.o_e_unit__owner + v_u_12] = -1
+                N[self.o_e_unit__owner + v_u_12] = -1
             self.p_lift_sieges(S)
 
-    def q_settle_deals(self, S: list[Any], R: Any) -> None:
+    def q_settle_deals(self, S: list[Any], R: Callable[[], float]) -> None:
         "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1970:3]"
         N: list[int] = S
         for v_n_2 in [
             v_n for v_n in self.all_nation if N[self.o_e_nation__settled_from + v_n] >= 0
         ]:
             v_was = _ref(N[self.o_e_nation__settled_from + v_n_2])
-            S[self.o_e_nation__settled_from + v_n_2] = -1
+            N[self.o_e_nation__settled_from + v_n_2] = -1
             if N[self.o_e_nation__control + v_n_2] < 0:
                 self.q_neutral_effects(S, R, v_n_2, v_was)
             elif (
@@ -6540,13 +6588,20 @@ class MarlboroughRules:
             ):
                 self.q_defection(S, R, v_n_2, v_was, _ref(N[self.o_e_nation__control + v_n_2]))
 
-    def q_setup__campaign_markers(self, S: list[Any], R: Any) -> None:
+    def q_setup__campaign_markers(self, S: list[Any], R: Callable[[], float]) -> None:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
         for v_p in self.all_player:
             self.q_draw_markers(S, R, v_p, self.s_p_start_markers[v_p])
 
     def q_take_losses(
-        self, S: list[Any], R: Any, v_p: int, v_group: Any, v_need: int, v_h: Any, v_defending: bool
+        self,
+        S: list[Any],
+        R: Callable[[], float],
+        v_p: int,
+        v_group: Any,
+        v_need: int,
+        v_h: Any,
+        v_defending: bool,
     ) -> None:
         """CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]"""
         N: list[int] = S
@@ -6576,7 +6631,7 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
-    def q_taxation(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_taxation(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1544:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
@@ -6584,15 +6639,15 @@ class MarlboroughRules:
             self.q_increase_taxes(S, R, v_p)
             v_half += N[self.o_g_tax_change]
         S[self.o_p_treasury_seen + v_p] = 0
-        _clamp = S[self.o_p_treasury + v_p] + v_half
-        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        _clamp = N[self.o_p_treasury + v_p] + v_half
+        N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         v_whole = v_half // 2
         if v_half == 2 * v_whole:
             pass
         else:
             pass
 
-    def q_training(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_training(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1990:3]"""
         N: list[int] = S
         v_done: list[Any] = []
@@ -6651,14 +6706,14 @@ class MarlboroughRules:
                     )
                     for v_u_3 in v_picked:
                         S[self.o_p_treasury_seen + v_p] = 0
-                        _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
-                        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                        _clamp = N[self.o_p_treasury + v_p] - 2 * self.c_training_cost
+                        N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                         S[self.o_e_unit__veteran + v_u_3] = True
                     if len(v_picked) > 0:
                         v_k = len(v_picked)
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
-    def q_treasury(self, S: list[Any], R: Any) -> None:
+    def q_treasury(self, S: list[Any], R: Callable[[], float]) -> None:
         'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1639:3]'
         N: list[int] = S
         v_order = [
@@ -6671,12 +6726,12 @@ class MarlboroughRules:
         for v_p_2 in v_order:
             self.q_mobilization(S, R, v_p_2)
 
-    def q_turn__diplomacy(self, S: list[Any], R: Any) -> None:
+    def q_turn__diplomacy(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:101:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
             self.q_diplomacy_phase(S, R)
 
-    def q_turn__enlightenment(self, S: list[Any], R: Any) -> None:
+    def q_turn__enlightenment(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__enlightenment (MARL-36.1-01) [rules/marlborough/flow.yaml:47:3]"
         if self.c_optional_enlightenment and (
             not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
@@ -6684,7 +6739,7 @@ class MarlboroughRules:
             for v_p in self.all_player:
                 self.q_enlighten(S, R, v_p)
 
-    def q_turn__fortress_markers(self, S: list[Any], R: Any) -> None:
+    def q_turn__fortress_markers(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__fortress_markers (MARL-32.1-01) [rules/marlborough/flow.yaml:64:3]"
         if self.c_optional_fortress_markers and (
             not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
@@ -6692,38 +6747,38 @@ class MarlboroughRules:
             for v_p in self.all_player:
                 self.q_place_fortress_markers(S, R, v_p)
 
-    def q_turn__operations(self, S: list[Any], R: Any) -> None:
+    def q_turn__operations(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:82:3]"
         self.q_operations(S, R)
 
-    def q_turn__pillage_removal(self, S: list[Any], R: Any) -> None:
+    def q_turn__pillage_removal(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:58:3]"
         if self.c_optional_pillage and (not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)):
             for v_p in self.all_player:
                 self.q_remove_pillage(S, R, v_p)
 
-    def q_turn__provisioning(self, S: list[Any], R: Any) -> None:
+    def q_turn__provisioning(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:86:3]"
         for v_p in self.all_player:
             self.q_provision(S, R, v_p)
 
-    def q_turn__random_events(self, S: list[Any], R: Any) -> None:
+    def q_turn__random_events(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:42:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_random_events):
             self.q_random_event(S, R)
 
-    def q_turn__training(self, S: list[Any], R: Any) -> None:
+    def q_turn__training(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:76:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             for v_p in self.all_player:
                 self.q_training(S, R, v_p)
 
-    def q_turn__treasury(self, S: list[Any], R: Any) -> None:
+    def q_turn__treasury(self, S: list[Any], R: Callable[[], float]) -> None:
         "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:53:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             self.q_treasury(S, R)
 
-    def q_upgrade(self, S: list[Any], R: Any, v_p: int, v_group: Any) -> None:
+    def q_upgrade(self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any) -> None:
         """24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"""
         N: list[int] = S
         v_recruits = [
@@ -6743,7 +6798,7 @@ class MarlboroughRules:
         )
         S[self.o_e_unit__veteran + v_u_2] = True
 
-    def q_war_party(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_war_party(self, S: list[Any], R: Callable[[], float], v_p: Any) -> None:
         """6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2085:3]"""
         N: list[int] = S
         v_neutrals = [
@@ -6858,7 +6913,7 @@ class MarlboroughRules:
             ]
             for v_u_3 in v_go:
                 S[self.o_e_unit__seen + v_u_3] = 0
-                S[self.o_e_unit__at + v_u_3] = _unref(v_into)
+                N[self.o_e_unit__at + v_u_3] = _unref(v_into)
                 if not (
                     self.s_e_unit__kind[v_u_3] == "battle_fleet"
                     or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
@@ -6903,7 +6958,7 @@ class MarlboroughRules:
                     and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
                 ]:
                     S[self.o_e_unit__seen + v_v_2] = 0
-                    S[self.o_e_unit__at + v_v_2] = _unref(v_into)
+                    N[self.o_e_unit__at + v_v_2] = _unref(v_into)
                     _log(S, 19, (v_v_2,))
             return None
 
@@ -7387,8 +7442,8 @@ class MarlboroughRules:
                 else:
                     pc = 13
             if pc == 1:
-                _clamp = S[self.o_g_window__commissioners__depth] + 1
-                S[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__commissioners__depth] + 1
+                N[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
                 v_w_asked = [v_attacker, v_defender]
                 v_w_most = -1
                 v_w_passes = 0
@@ -7510,8 +7565,8 @@ class MarlboroughRules:
                 pc = 4
                 continue
             if pc == 12:
-                _clamp = S[self.o_g_window__commissioners__depth] - 1
-                S[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__commissioners__depth] - 1
+                N[self.o_g_window__commissioners__depth] = 0 if _clamp < 0 else _clamp
                 pc = 13
             if pc == 13:
                 return None
@@ -7603,7 +7658,7 @@ class MarlboroughRules:
                     and self.s_e_unit__kind[v_u_4] != "garrison"
                 ]
             )
-            S[self.o_g_combat_attacker] = _unref(v_p)
+            N[self.o_g_combat_attacker] = _unref(v_p)
             S[self.o_g_attacker_has_leader] = v_al > 0
             S[self.o_g_defender_has_leader] = v_dl > 0
             S[self.o_g_commissioner_attacker] = False
@@ -7998,7 +8053,7 @@ class MarlboroughRules:
             v_a = v
             for v_c in v_a:
                 _c2 = v_c
-                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+                N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
             _log(S, 119, (v_p, v_t, v_t, v_q))
             if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
@@ -8152,7 +8207,7 @@ class MarlboroughRules:
                 pc = 7
             if pc == 7:
                 S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = _unref(v_to)
+                N[self.o_e_unit__at + v_u_2] = _unref(v_to)
                 S[self.o_e_unit__embarked + v_u_2] = False
                 _log(S, 99, (v_u_2, v_to))
                 pc = 1
@@ -8222,11 +8277,11 @@ class MarlboroughRules:
             v_dv = sum([self.card_value[v_c_2] for v_c_2 in v_d])
             for v_c_3 in v_a:
                 _c1 = v_c_3
-                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
             for v_c_4 in v_d:
                 _c2 = v_c_4
-                S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+                N[self.o_p_markers + v_q] = _take(N[self.o_p_markers + v_q], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
@@ -8343,8 +8398,8 @@ class MarlboroughRules:
             v_money = v
             if v_money:
                 S[self.o_p_treasury_seen + v_q] = 0
-                _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
-                S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_treasury + v_q] + 4 * v_n
+                N[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
                 _log(S, 109, (v_q, 2 * v_n))
                 pc = 22
             else:
@@ -8646,7 +8701,7 @@ class MarlboroughRules:
             pc = 6
         if pc == 6:
             S[self.o_e_unit__seen + v_u] = 0
-            S[self.o_e_unit__at + v_u] = _unref(v_to)
+            N[self.o_e_unit__at + v_u] = _unref(v_to)
             _log(S, 105, (v_u, v_to))
             pc = 7
         if pc == 7:
@@ -8695,7 +8750,7 @@ class MarlboroughRules:
                 v_back = v
                 for v_c in v_back:
                     _c1 = v_c
-                    S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                    N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
                     S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
                 v_w = "marker" if v_over in (1, -1) else "markers"
                 _log(S, 2, (v_p, v_over, v_w))
@@ -8721,7 +8776,7 @@ class MarlboroughRules:
                     v_k = _head(_shuffled(S, S[self.o_g_pool]))
                     _c2 = v_k
                     S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
-                    S[self.o_p_markers + v_p] |= 1 << _c2
+                    N[self.o_p_markers + v_p] = N[self.o_p_markers + v_p] | 1 << _c2
                     S[_REVEALS] += 1
                     pc = 8
             if pc == 6:
@@ -8825,8 +8880,8 @@ class MarlboroughRules:
                     v_done = True
                 else:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 20
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 20
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
                     _log(S, 166, (v_p, v_h_2, v_die, v_r[2]))
@@ -8836,7 +8891,7 @@ class MarlboroughRules:
                 continue
             if pc == 6:
                 _clamp = self.f_enlightenment_of(S, v_p)
-                S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+                N[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
@@ -9106,7 +9161,7 @@ class MarlboroughRules:
             v_to = v
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
-                S[self.o_e_unit__at + v_u_5] = _unref(v_to)
+                N[self.o_e_unit__at + v_u_5] = _unref(v_to)
             _log(S, 24, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
@@ -9152,7 +9207,7 @@ class MarlboroughRules:
             raise RulesError(f"routine increase_taxes: no resume point {pc}")
         while True:
             if pc == 0:
-                S[self.o_g_tax_change] = 0
+                N[self.o_g_tax_change] = 0
                 v_places = [
                     _ref(N[self.o_e_unit__at + v_u])
                     for v_u in self.all_unit
@@ -9239,10 +9294,10 @@ class MarlboroughRules:
                     )
                 ]
                 v_n_2 = self.s_e_hex__nation[v_h_2]
-                S[self.o_e_hex__taxed_by + v_h_2] = -1
+                N[self.o_e_hex__taxed_by + v_h_2] = -1
                 if v_n_2 is not None and v_n_2 in v_here:
                     if v_n_2 in v_raising:
-                        S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_n_2)
+                        N[self.o_e_hex__taxed_by + v_h_2] = _unref(v_n_2)
                     pc = 3
                     continue
                 else:
@@ -9250,7 +9305,7 @@ class MarlboroughRules:
             if pc == 5:
                 v_up = [v_s for v_s in v_raising if v_s in v_here]
                 if len(v_up) == 1:
-                    S[self.o_e_hex__taxed_by + v_h_2] = _unref(_nth(v_up, 0))
+                    N[self.o_e_hex__taxed_by + v_h_2] = _unref(_nth(v_up, 0))
                     pc = 3
                     continue
                 elif len(v_up) > 1:
@@ -9288,7 +9343,7 @@ class MarlboroughRules:
                     v_p, v_centers, v_raising, v__it, v__i, v_h_2, v_up, v_s_2, v_h_6, v_h_7 = F[2:]
                     F = None
                 v_pick = v
-                S[self.o_e_hex__taxed_by + v_h_2] = _unref(v_pick)
+                N[self.o_e_hex__taxed_by + v_h_2] = _unref(v_pick)
                 pc = 3
                 continue
             if pc == 10:
@@ -9316,8 +9371,8 @@ class MarlboroughRules:
                     )
                 ]
                 v_normal = sum([self.f_hex_tax(S, v_p, v_h_4) for v_h_4 in v_mine])
-                S[self.o_g_tax_change] = (
-                    S[self.o_g_tax_change] + self.f_taxed_income(S, v_r[2], v_normal) - v_normal
+                N[self.o_g_tax_change] = (
+                    N[self.o_g_tax_change] + self.f_taxed_income(S, v_r[2], v_normal) - v_normal
                 )
                 if v_r[2] == "Tax Rebellion":
                     pc = 13
@@ -9417,7 +9472,7 @@ class MarlboroughRules:
                 continue
             if pc == 21:
                 for v_h_7 in v_centers:
-                    S[self.o_e_hex__taxed_by + v_h_7] = -1
+                    N[self.o_e_hex__taxed_by + v_h_7] = -1
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
@@ -9560,7 +9615,7 @@ class MarlboroughRules:
                 v_frigates = v
                 for v_u_4 in v_frigates:
                     S[self.o_e_unit__seen + v_u_4] = 0
-                    S[self.o_e_unit__at + v_u_4] = _unref(v_at)
+                    N[self.o_e_unit__at + v_u_4] = _unref(v_at)
                 if (
                     self.r_crt_combat(S, None, None, v_q, v_frigates, v_at, v_at, 0, False)
                     is SUSPEND
@@ -9576,7 +9631,7 @@ class MarlboroughRules:
                 for v_u_5 in v_frigates:
                     if N[self.o_e_unit__at + v_u_5] >= 0:
                         S[self.o_e_unit__seen + v_u_5] = 0
-                        S[self.o_e_unit__at + v_u_5] = _unref(v_h_2)
+                        N[self.o_e_unit__at + v_u_5] = _unref(v_h_2)
                 pc = 1
                 continue
             if pc == 13:
@@ -9609,8 +9664,8 @@ class MarlboroughRules:
                 else:
                     pc = 13
             if pc == 1:
-                _clamp = S[self.o_g_window__leviathan__depth] + 1
-                S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__leviathan__depth] + 1
+                N[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
                 v_w_asked = [v_attacker, v_defender]
                 v_w_most = -1
                 v_w_passes = 0
@@ -9724,8 +9779,8 @@ class MarlboroughRules:
                 pc = 4
                 continue
             if pc == 12:
-                _clamp = S[self.o_g_window__leviathan__depth] - 1
-                S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__leviathan__depth] - 1
+                N[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
                 pc = 13
             if pc == 13:
                 return None
@@ -9911,7 +9966,7 @@ class MarlboroughRules:
                 else:
                     pc = 6
             if pc == 2:
-                S[self.o_e_unit__due + v_u_2] = 0
+                N[self.o_e_unit__due + v_u_2] = 0
                 v_ports = self.f_placements(S, v_p, v_u_2)
                 if len(v_ports) == 0:
                     _log(S, 79, (v_u_2,))
@@ -9937,7 +9992,7 @@ class MarlboroughRules:
                     F = None
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = _unref(v_h)
+                N[self.o_e_unit__at + v_u_2] = _unref(v_h)
                 _log(S, 81, (v_u_2, v_h))
                 pc = 1
                 continue
@@ -9982,8 +10037,8 @@ class MarlboroughRules:
                     pc = 13
             if pc == 10:
                 S[self.o_p_treasury_seen + v_p] = 0
-                _clamp = S[self.o_p_treasury + v_p] - 2 * v_price * v_n
-                S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_treasury + v_p] - 2 * v_price * v_n
+                N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 if self.r_draw_markers(S, None, None, v_p, v_n) is SUSPEND:
                     return _wait(S, (18, 11, v_p, v_n))
                 pc = 11
@@ -10085,8 +10140,8 @@ class MarlboroughRules:
                     v_done = True
                 else:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 2
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 2
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
                     _log(S, 86, (v_p, v_h_3))
                 pc = 14
@@ -10163,15 +10218,15 @@ class MarlboroughRules:
                     else self.f_mobilize_cost(S, v_u_4)
                 )
                 S[self.o_p_treasury_seen + v_p] = 0
-                _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
-                S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_treasury + v_p] - 2 * v_cost
+                N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 S[self.o_e_unit__veteran + v_u_4] = False
                 if (
                     self.s_e_unit__kind[v_u_4] == "battle_fleet"
                     or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
                 ):
                     _clamp = S[_TURN] + 1
-                    S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
+                    N[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
                     _log(S, 88, (v_p, v_u_4, v_cost, S[_TURN] + 1))
                     pc = 20
                     continue
@@ -10195,7 +10250,7 @@ class MarlboroughRules:
                     F = None
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
+                N[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
                 _log(S, 90, (v_p, v_u_4, v_cost, v_h_4))
                 pc = 20
                 continue
@@ -10331,7 +10386,7 @@ class MarlboroughRules:
             v_to = v
             for v_u_4 in v_navy:
                 S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = _unref(v_to)
+                N[self.o_e_unit__at + v_u_4] = _unref(v_to)
             _log(S, 75, (v_p, v_h, v_to))
             return None
 
@@ -10758,7 +10813,7 @@ class MarlboroughRules:
                 F = None
             v_h = v
             S[self.o_e_unit__seen + v_u_2] = 0
-            S[self.o_e_unit__at + v_u_2] = _unref(v_h)
+            N[self.o_e_unit__at + v_u_2] = _unref(v_h)
             _log(S, 134, (v_u_2, v_h))
             return None
 
@@ -10854,14 +10909,15 @@ class MarlboroughRules:
 
     def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]'
+        N: list[int] = S
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
             raise RulesError(f"routine pick_from_pool: no resume point {pc}")
         if pc == 0:
-            _clamp = S[self.o_p_enlightened_picks + v_p] - 1
-            S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_enlightened_picks + v_p] - 1
+            N[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
             pc = 1
         if pc == 1:
             if F is not None:
@@ -10875,7 +10931,7 @@ class MarlboroughRules:
             v_k = v
             _c1 = v_k
             S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
-            S[self.o_p_markers + v_p] |= 1 << _c1
+            N[self.o_p_markers + v_p] = N[self.o_p_markers + v_p] | 1 << _c1
             S[_REVEALS] += 1
             _log(S, 168, (v_p,))
             return None
@@ -11091,6 +11147,7 @@ class MarlboroughRules:
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
         "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2139:3]"
+        N: list[int] = S
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -11109,8 +11166,8 @@ class MarlboroughRules:
             )
             v_tp = 3 if self.s_e_hex__economic[v_h] > 0 else 1 if v_town else 0
             S[self.o_p_treasury_seen + v_p] = 0
-            _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
-            S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_treasury + v_p] + 2 * v_tp
+            N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             _log(S, 138, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
                 return _wait(S, (38, 1, v_q, v_town))
@@ -11184,8 +11241,8 @@ class MarlboroughRules:
                     v_done = True
                 else:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 20
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 20
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
                     _log(S, 146, (v_p, v_h_2))
                 pc = 1
@@ -11289,8 +11346,8 @@ class MarlboroughRules:
                 continue
             if pc == 8:
                 S[self.o_p_treasury_seen + v_p] = 0
-                _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
-                S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_p_treasury + v_p] - 2 * v_bill
+                N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 _log_to(S, 96, (v_bill,), (v_p,))
                 return None
 
@@ -11409,10 +11466,10 @@ class MarlboroughRules:
             v_paid = v
             for v_c in v_paid:
                 _c2 = v_c
-                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+                N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
             S[self.o_g_acted] = True
-            S[self.o_g_operated_at] = -1
+            N[self.o_g_operated_at] = -1
             v_force = [
                 v_u
                 for v_u in self.ix_unit__kind.get("rebel", ())
@@ -11451,7 +11508,7 @@ class MarlboroughRules:
             if v_to != v_h:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
-                    S[self.o_e_unit__at + v_u_4] = _unref(v_to)
+                    N[self.o_e_unit__at + v_u_4] = _unref(v_to)
                 _log(S, 163, (v_p, v_h, v_to))
             v_targets = [
                 v_t
@@ -11653,7 +11710,7 @@ class MarlboroughRules:
                 v_h = v
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
-                S[self.o_e_unit__at + v_u_3] = _unref(v_h)
+                N[self.o_e_unit__at + v_u_3] = _unref(v_h)
                 _log(S, 156, (v_u_3, v_h))
                 pc = 1
                 continue
@@ -11717,8 +11774,8 @@ class MarlboroughRules:
                 v_go = v
                 if v_go:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 2 * v_cost
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
                     _log(S, 143, (v_p, v_h, v_cost))
                 pc = 1
@@ -11831,7 +11888,7 @@ class MarlboroughRules:
             v_to = v
             for v_u_6 in v_alive:
                 S[self.o_e_unit__seen + v_u_6] = 0
-                S[self.o_e_unit__at + v_u_6] = _unref(v_to)
+                N[self.o_e_unit__at + v_u_6] = _unref(v_to)
             _log(S, 16, (v_p, v_h, v_to))
             return None
 
@@ -11860,8 +11917,8 @@ class MarlboroughRules:
                 else:
                     pc = 13
             if pc == 1:
-                _clamp = S[self.o_g_window__revenue__depth] + 1
-                S[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__revenue__depth] + 1
+                N[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
                 v_w_asked = [v_payee]
                 v_w_most = -1
                 v_w_passes = 0
@@ -11970,8 +12027,8 @@ class MarlboroughRules:
                 pc = 4
                 continue
             if pc == 12:
-                _clamp = S[self.o_g_window__revenue__depth] - 1
-                S[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__revenue__depth] - 1
+                N[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
                 pc = 13
             if pc == 13:
                 return None
@@ -12109,13 +12166,13 @@ class MarlboroughRules:
                 self.c_optional_fleets_pillage_and_enlighten
                 and self.s_e_hex__terrain[v_to] != "sea"
             ):
-                S[self.o_g_operated_at] = _unref(v_to)
+                N[self.o_g_operated_at] = _unref(v_to)
             for v_u_7 in v_cargo:
                 S[self.o_e_unit__embarked + v_u_7] = True
             if v_to != v_from:
                 for v_u_8 in v_force:
                     S[self.o_e_unit__seen + v_u_8] = 0
-                    S[self.o_e_unit__at + v_u_8] = _unref(v_to)
+                    N[self.o_e_unit__at + v_u_8] = _unref(v_to)
                 _log(S, 64, (v_p, v_from, v_to))
             else:
                 _log(S, 65, (v_p, v_from))
@@ -12364,7 +12421,7 @@ class MarlboroughRules:
                 _log(S, 46, (v_p,))
                 return None
             S[self.o_g_acted] = True
-            S[self.o_g_operated_at] = -1
+            N[self.o_g_operated_at] = -1
             v_forced = v_from not in v_ready
             v_here = [
                 v_u_3
@@ -12520,11 +12577,11 @@ class MarlboroughRules:
         if pc == 15:
             for v_u_6 in v_force:
                 S[self.o_e_unit__used + v_u_6] = True
-            S[self.o_g_operated_at] = _unref(v_to)
+            N[self.o_g_operated_at] = _unref(v_to)
             if v_to != v_from:
                 for v_u_7 in v_force:
                     S[self.o_e_unit__seen + v_u_7] = 0
-                    S[self.o_e_unit__at + v_u_7] = _unref(v_to)
+                    N[self.o_e_unit__at + v_u_7] = _unref(v_to)
                     S[self.o_e_unit__embarked + v_u_7] = False
                 _log(S, 53, (v_p, v_from, v_to))
             else:
@@ -12640,7 +12697,7 @@ class MarlboroughRules:
                 )
             ]
             for v_u_11 in v_rebels:
-                S[self.o_e_unit__owner + v_u_11] = _head(
+                N[self.o_e_unit__owner + v_u_11] = _head(
                     [v_q__8 for v_q__8 in self.all_player if v_q__8 != v_p]
                 )
             if len(v_rebels) > 0:
@@ -12655,7 +12712,7 @@ class MarlboroughRules:
                 F = None
             S[self.o_g_land_combat] = False
             for v_u_12 in v_rebels:
-                S[self.o_e_unit__owner + v_u_12] = -1
+                N[self.o_e_unit__owner + v_u_12] = -1
             self.p_lift_sieges(S)
             pc = 30
         if pc == 30:
@@ -12721,7 +12778,7 @@ class MarlboroughRules:
                     pc = 8
             if pc == 2:
                 v_was = _ref(N[self.o_e_nation__settled_from + v_n_2])
-                S[self.o_e_nation__settled_from + v_n_2] = -1
+                N[self.o_e_nation__settled_from + v_n_2] = -1
                 if N[self.o_e_nation__control + v_n_2] < 0:
                     pc = 3
                 elif (
@@ -12900,8 +12957,8 @@ class MarlboroughRules:
             pc = 3
         if pc == 3:
             S[self.o_p_treasury_seen + v_p] = 0
-            _clamp = S[self.o_p_treasury + v_p] + v_half
-            S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_p_treasury + v_p] + v_half
+            N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             v_whole = v_half // 2
             if v_half == 2 * v_whole:
                 _log(S, 76, (v_p, v_whole))
@@ -13044,8 +13101,8 @@ class MarlboroughRules:
                 v_picked = v
                 for v_u_3 in v_picked:
                     S[self.o_p_treasury_seen + v_p] = 0
-                    _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
-                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    _clamp = N[self.o_p_treasury + v_p] - 2 * self.c_training_cost
+                    N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = True
                     _log_to(S, 124, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
@@ -13455,4 +13512,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1238 rules/marlborough/rules.yaml:482:7\n1253 rules/marlborough/rules.yaml:247:7\n1259 rules/marlborough/rules.yaml:248:7\n1268 rules/marlborough/rules.yaml:249:7\n1291 rules/marlborough/rules.yaml:137:7\n1292 rules/marlborough/rules.yaml:138:7\n1293 rules/marlborough/rules.yaml:139:11\n1294 rules/marlborough/rules.yaml:140:11\n1295 rules/marlborough/rules.yaml:141:15\n1296 rules/marlborough/rules.yaml:142:7\n1317 rules/marlborough/rules.yaml:351:7\n1332 rules/marlborough/rules.yaml:694:7\n1341 rules/marlborough/rules.yaml:695:7\n1346 rules/marlborough/rules.yaml:696:7\n1347 rules/marlborough/rules.yaml:697:7\n1348 rules/marlborough/rules.yaml:698:7\n1353 rules/marlborough/rules.yaml:699:11\n1354 rules/marlborough/rules.yaml:700:11\n1360 rules/marlborough/rules.yaml:701:11\n1361 rules/marlborough/rules.yaml:702:11\n1362 rules/marlborough/rules.yaml:703:11\n1363 rules/marlborough/rules.yaml:704:7\n1367 rules/marlborough/rules.yaml:2517:1\n1372 rules/marlborough/rules.yaml:2517:1\n1377 rules/marlborough/rules.yaml:2517:1\n1384 rules/marlborough/rules.yaml:2517:1\n1394 rules/marlborough/rules.yaml:2517:1\n1404 rules/marlborough/rules.yaml:2517:1\n1414 rules/marlborough/rules.yaml:2517:1\n1424 rules/marlborough/rules.yaml:2517:1\n1435 rules/marlborough/rules.yaml:2517:1\n1444 rules/marlborough/rules.yaml:2517:1\n1449 rules/marlborough/rules.yaml:2517:1\n1454 rules/marlborough/rules.yaml:224:7\n1455 rules/marlborough/rules.yaml:225:11\n1456 rules/marlborough/rules.yaml:226:7\n1457 rules/marlborough/rules.yaml:227:7\n1467 rules/marlborough/rules.yaml:228:7\n1468 rules/marlborough/rules.yaml:229:7\n1471 rules/marlborough/rules.yaml:230:7\n1472 rules/marlborough/rules.yaml:231:11\n1480 rules/marlborough/rules.yaml:232:11\n1481 rules/marlborough/rules.yaml:233:7\n1486 rules/marlborough/rules.yaml:234:7\n1503 rules/marlborough/rules.yaml:661:7\n1504 rules/marlborough/rules.yaml:662:7\n1509 rules/marlborough/rules.yaml:663:11\n1511 rules/marlborough/rules.yaml:665:11\n1512 rules/marlborough/rules.yaml:666:7\n1513 rules/marlborough/rules.yaml:667:7\n1522 rules/marlborough/rules.yaml:668:11\n1523 rules/marlborough/rules.yaml:669:7\n1528 rules/marlborough/rules.yaml:670:7\n1536 rules/marlborough/rules.yaml:671:11\n1537 rules/marlborough/rules.yaml:672:7\n1540 rules/marlborough/rules.yaml:673:11\n1546 rules/marlborough/rules.yaml:674:7\n1555 rules/marlborough/rules.yaml:675:11\n1556 rules/marlborough/rules.yaml:676:7\n1565 rules/marlborough/rules.yaml:677:11\n1566 rules/marlborough/rules.yaml:678:7\n1575 rules/marlborough/rules.yaml:679:11\n1576 rules/marlborough/rules.yaml:680:7\n1585 rules/marlborough/rules.yaml:681:11\n1586 rules/marlborough/rules.yaml:682:7\n1591 rules/marlborough/rules.yaml:643:7\n1604 rules/marlborough/rules.yaml:821:7\n1609 rules/marlborough/rules.yaml:822:7\n1618 rules/marlborough/rules.yaml:182:7\n1619 rules/marlborough/rules.yaml:183:7\n1620 rules/marlborough/rules.yaml:184:11\n1621 rules/marlborough/rules.yaml:185:7\n1622 rules/marlborough/rules.yaml:186:11\n1623 rules/marlborough/rules.yaml:187:7\n1627 rules/marlborough/rules.yaml:65:7\n1636 rules/marlborough/rules.yaml:66:7\n1645 rules/marlborough/rules.yaml:461:7\n1653 rules/marlborough/rules.yaml:462:7\n1654 rules/marlborough/rules.yaml:463:11\n1655 rules/marlborough/rules.yaml:464:7\n1666 rules/marlborough/rules.yaml:465:7\n1671 rules/marlborough/rules.yaml:466:7\n1672 rules/marlborough/rules.yaml:467:11\n1673 rules/marlborough/rules.yaml:468:7\n1674 rules/marlborough/rules.yaml:469:11\n1675 rules/marlborough/rules.yaml:470:7\n1684 rules/marlborough/rules.yaml:471:7\n1692 rules/marlborough/rules.yaml:472:7\n1693 rules/marlborough/rules.yaml:473:11\n1694 rules/marlborough/rules.yaml:474:7\n1708 rules/marlborough/rules.yaml:158:7\n1716 rules/marlborough/rules.yaml:101:7\n1723 rules/marlborough/rules.yaml:91:7\n1738 rules/marlborough/rules.yaml:610:7\n1743 rules/marlborough/rules.yaml:166:7\n1744 rules/marlborough/rules.yaml:167:7\n1745 rules/marlborough/rules.yaml:168:11\n1746 rules/marlborough/rules.yaml:169:11\n1747 rules/marlborough/rules.yaml:170:15\n1748 rules/marlborough/rules.yaml:171:7\n1764 rules/marlborough/rules.yaml:716:7\n1765 rules/marlborough/rules.yaml:717:7\n1766 rules/marlborough/rules.yaml:718:11\n1767 rules/marlborough/rules.yaml:719:7\n1774 rules/marlborough/rules.yaml:301:7\n1775 rules/marlborough/rules.yaml:302:7\n1778 rules/marlborough/rules.yaml:303:11\n1779 rules/marlborough/rules.yaml:304:7\n1780 rules/marlborough/rules.yaml:305:11\n1781 rules/marlborough/rules.yaml:306:7\n1789 rules/marlborough/rules.yaml:307:7\n1790 rules/marlborough/rules.yaml:308:7\n1796 rules/marlborough/rules.yaml:309:11\n1797 rules/marlborough/rules.yaml:310:7\n1798 rules/marlborough/rules.yaml:311:11\n1806 rules/marlborough/rules.yaml:312:11\n1812 rules/marlborough/rules.yaml:313:7\n1817 rules/marlborough/rules.yaml:364:7\n1822 rules/marlborough/rules.yaml:365:7\n1823 rules/marlborough/rules.yaml:366:7\n1826 rules/marlborough/rules.yaml:367:11\n1827 rules/marlborough/rules.yaml:368:7\n1833 rules/marlborough/rules.yaml:109:7\n1840 rules/marlborough/rules.yaml:110:11\n1841 rules/marlborough/rules.yaml:111:7\n1842 rules/marlborough/rules.yaml:112:7\n1843 rules/marlborough/rules.yaml:113:11\n1844 rules/marlborough/rules.yaml:114:7\n1848 rules/marlborough/rules.yaml:339:7\n1855 rules/marlborough/rules.yaml:36:7\n1856 rules/marlborough/rules.yaml:37:11\n1857 rules/marlborough/rules.yaml:38:7\n1871 rules/marlborough/rules.yaml:77:7\n1872 rules/marlborough/rules.yaml:78:11\n1873 rules/marlborough/rules.yaml:79:7\n1874 rules/marlborough/rules.yaml:80:7\n1875 rules/marlborough/rules.yaml:81:11\n1895 rules/marlborough/rules.yaml:82:15\n1896 rules/marlborough/rules.yaml:83:7\n1900 rules/marlborough/rules.yaml:624:7\n1905 rules/marlborough/rules.yaml:435:7\n1929 rules/marlborough/rules.yaml:394:7\n1930 rules/marlborough/rules.yaml:395:11\n1931 rules/marlborough/rules.yaml:396:7\n1932 rules/marlborough/rules.yaml:397:11\n1933 rules/marlborough/rules.yaml:398:7\n1934 rules/marlborough/rules.yaml:399:11\n1935 rules/marlborough/rules.yaml:400:7\n1936 rules/marlborough/rules.yaml:401:11\n1937 rules/marlborough/rules.yaml:402:7\n1941 rules/marlborough/rules.yaml:631:7\n1953 rules/marlborough/rules.yaml:500:7\n1962 rules/marlborough/rules.yaml:501:7\n1974 rules/marlborough/rules.yaml:502:7\n1975 rules/marlborough/rules.yaml:503:7\n1980 rules/marlborough/rules.yaml:504:11\n1993 rules/marlborough/rules.yaml:505:15\n1994 rules/marlborough/rules.yaml:506:15\n1999 rules/marlborough/rules.yaml:507:19\n2000 rules/marlborough/rules.yaml:508:15\n2001 rules/marlborough/rules.yaml:509:19\n2006 rules/marlborough/rules.yaml:510:23\n2010 rules/marlborough/rules.yaml:511:7\n2011 rules/marlborough/rules.yaml:512:7\n2017 rules/marlborough/rules.yaml:513:7\n2033 rules/marlborough/rules.yaml:572:7\n2049 rules/marlborough/rules.yaml:573:7\n2050 rules/marlborough/rules.yaml:574:11\n2051 rules/marlborough/rules.yaml:575:7\n2063 rules/marlborough/rules.yaml:576:7\n2072 rules/marlborough/rules.yaml:577:7\n2073 rules/marlborough/rules.yaml:578:7\n2074 rules/marlborough/rules.yaml:579:11\n2075 rules/marlborough/rules.yaml:580:15\n2076 rules/marlborough/rules.yaml:581:19\n2078 rules/marlborough/rules.yaml:583:19\n2104 rules/marlborough/rules.yaml:584:19\n2110 rules/marlborough/rules.yaml:585:23\n2111 rules/marlborough/rules.yaml:586:7\n2116 rules/marlborough/rules.yaml:541:7\n2122 rules/marlborough/rules.yaml:542:7\n2159 rules/marlborough/rules.yaml:122:7\n2160 rules/marlborough/rules.yaml:123:11\n2161 rules/marlborough/rules.yaml:124:7\n2162 rules/marlborough/rules.yaml:125:7\n2163 rules/marlborough/rules.yaml:126:11\n2164 rules/marlborough/rules.yaml:127:7\n2168 rules/marlborough/rules.yaml:24:7\n2177 rules/marlborough/rules.yaml:150:7\n2178 rules/marlborough/rules.yaml:151:7\n2184 rules/marlborough/rules.yaml:416:7\n2185 rules/marlborough/rules.yaml:417:7\n2191 rules/marlborough/rules.yaml:418:11\n2195 rules/marlborough/rules.yaml:419:15\n2201 rules/marlborough/rules.yaml:420:15\n2202 rules/marlborough/rules.yaml:421:19\n2211 rules/marlborough/rules.yaml:422:23\n2212 rules/marlborough/rules.yaml:423:7\n2217 rules/marlborough/rules.yaml:604:7\n2226 rules/marlborough/rules.yaml:323:7\n2227 rules/marlborough/rules.yaml:324:7\n2228 rules/marlborough/rules.yaml:325:11\n2229 rules/marlborough/rules.yaml:326:7\n2232 rules/marlborough/rules.yaml:327:11\n2233 rules/marlborough/rules.yaml:328:7\n2237 rules/marlborough/rules.yaml:329:11\n2238 rules/marlborough/rules.yaml:330:7\n2245 rules/marlborough/rules.yaml:807:7\n2250 rules/marlborough/rules.yaml:808:7\n2275 rules/marlborough/rules.yaml:809:7\n2293 rules/marlborough/rules.yaml:810:7\n2312 rules/marlborough/rules.yaml:746:7\n2313 rules/marlborough/rules.yaml:747:11\n2314 rules/marlborough/rules.yaml:748:7\n2315 rules/marlborough/rules.yaml:749:11\n2316 rules/marlborough/rules.yaml:750:7\n2321 rules/marlborough/rules.yaml:764:7\n2326 rules/marlborough/rules.yaml:765:7\n2331 rules/marlborough/rules.yaml:766:7\n2341 rules/marlborough/rules.yaml:777:7\n2346 rules/marlborough/rules.yaml:778:11\n2347 rules/marlborough/rules.yaml:779:7\n2348 rules/marlborough/rules.yaml:780:7\n2349 rules/marlborough/rules.yaml:781:11\n2350 rules/marlborough/rules.yaml:782:11\n2354 rules/marlborough/rules.yaml:783:15\n2355 rules/marlborough/rules.yaml:784:15\n2356 rules/marlborough/rules.yaml:785:19\n2357 rules/marlborough/rules.yaml:786:7\n2362 rules/marlborough/rules.yaml:524:7\n2371 rules/marlborough/rules.yaml:525:7\n2372 rules/marlborough/rules.yaml:526:7\n2388 rules/marlborough/rules.yaml:527:7\n2397 rules/marlborough/rules.yaml:528:7\n2409 rules/marlborough/rules.yaml:529:7\n2422 rules/marlborough/rules.yaml:530:7\n2433 rules/marlborough/rules.yaml:47:7\n2434 rules/marlborough/rules.yaml:48:11\n2435 rules/marlborough/rules.yaml:49:7\n2440 rules/marlborough/rules.yaml:271:7\n2445 rules/marlborough/rules.yaml:272:7\n2460 rules/marlborough/rules.yaml:554:7\n2466 rules/marlborough/rules.yaml:555:7\n2467 rules/marlborough/rules.yaml:556:7\n2468 rules/marlborough/rules.yaml:557:7\n2469 rules/marlborough/rules.yaml:558:7\n2488 rules/marlborough/rules.yaml:284:7\n2489 rules/marlborough/rules.yaml:285:7\n2496 rules/marlborough/rules.yaml:286:11\n2497 rules/marlborough/rules.yaml:287:7\n2498 rules/marlborough/rules.yaml:288:11\n2499 rules/marlborough/rules.yaml:289:7\n2504 rules/marlborough/rules.yaml:271:7\n2509 rules/marlborough/rules.yaml:272:7\n2521 rules/marlborough/rules.yaml:730:7\n2522 rules/marlborough/rules.yaml:731:11\n2523 rules/marlborough/rules.yaml:732:7\n2524 rules/marlborough/rules.yaml:733:11\n2525 rules/marlborough/rules.yaml:734:7\n2526 rules/marlborough/rules.yaml:735:11\n2527 rules/marlborough/rules.yaml:736:7\n2531 rules/marlborough/rules.yaml:259:7\n2534 rules/marlborough/rules.yaml:260:11\n2535 rules/marlborough/rules.yaml:261:7\n2536 rules/marlborough/rules.yaml:262:11\n2537 rules/marlborough/rules.yaml:263:7\n2541 rules/marlborough/rules.yaml:57:7\n2548 rules/marlborough/rules.yaml:381:7\n2549 rules/marlborough/rules.yaml:382:11\n2550 rules/marlborough/rules.yaml:383:7\n2554 rules/marlborough/rules.yaml:448:7\n2560 rules/marlborough/rules.yaml:449:7\n2565 rules/marlborough/rules.yaml:594:7\n2570 rules/marlborough/rules.yaml:595:7\n2571 rules/marlborough/rules.yaml:596:7\n2579 rules/marlborough/rules.yaml:651:7\n2586 rules/marlborough/rules.yaml:2458:3\n2593 rules/marlborough/rules.yaml:2458:3\n2608 rules/marlborough/rules.yaml:2479:3\n2615 rules/marlborough/rules.yaml:2479:3\n2623 rules/marlborough/rules.yaml:2498:3\n2628 rules/marlborough/rules.yaml:2498:3\n2638 rules/marlborough/rules.yaml:794:7\n2646 rules/marlborough/rules.yaml:200:7\n2652 rules/marlborough/rules.yaml:201:7\n2653 rules/marlborough/rules.yaml:202:7\n2654 rules/marlborough/rules.yaml:203:7\n2655 rules/marlborough/rules.yaml:204:11\n2656 rules/marlborough/rules.yaml:205:11\n2666 rules/marlborough/rules.yaml:206:15\n2670 rules/marlborough/rules.yaml:207:19\n2703 rules/marlborough/rules.yaml:209:19\n2720 rules/marlborough/rules.yaml:210:7\n2724 rules/marlborough/cards.yaml:383:14\n2728 rules/marlborough/cards.yaml:391:14\n2732 rules/marlborough/cards.yaml:15:14\n2736 rules/marlborough/cards.yaml:23:14\n2740 rules/marlborough/cards.yaml:31:14\n2744 rules/marlborough/cards.yaml:39:14\n2748 rules/marlborough/cards.yaml:47:14\n2752 rules/marlborough/cards.yaml:55:14\n2756 rules/marlborough/cards.yaml:63:14\n2760 rules/marlborough/cards.yaml:71:14\n2764 rules/marlborough/cards.yaml:79:14\n2768 rules/marlborough/cards.yaml:87:14\n2772 rules/marlborough/cards.yaml:95:14\n2776 rules/marlborough/cards.yaml:103:14\n2780 rules/marlborough/cards.yaml:111:14\n2784 rules/marlborough/cards.yaml:119:14\n2788 rules/marlborough/cards.yaml:127:14\n2792 rules/marlborough/cards.yaml:199:14\n2796 rules/marlborough/cards.yaml:135:14\n2800 rules/marlborough/cards.yaml:143:14\n2804 rules/marlborough/cards.yaml:151:14\n2808 rules/marlborough/cards.yaml:159:14\n2812 rules/marlborough/cards.yaml:167:14\n2816 rules/marlborough/cards.yaml:175:14\n2820 rules/marlborough/cards.yaml:183:14\n2824 rules/marlborough/cards.yaml:191:14\n2828 rules/marlborough/cards.yaml:271:14\n2832 rules/marlborough/cards.yaml:279:14\n2836 rules/marlborough/cards.yaml:287:14\n2840 rules/marlborough/cards.yaml:295:14\n2844 rules/marlborough/cards.yaml:303:14\n2848 rules/marlborough/cards.yaml:311:14\n2852 rules/marlborough/cards.yaml:319:14\n2856 rules/marlborough/cards.yaml:327:14\n2860 rules/marlborough/cards.yaml:335:14\n2864 rules/marlborough/cards.yaml:343:14\n2868 rules/marlborough/cards.yaml:351:14\n2872 rules/marlborough/cards.yaml:359:14\n2876 rules/marlborough/cards.yaml:367:14\n2880 rules/marlborough/cards.yaml:375:14\n2884 rules/marlborough/cards.yaml:207:14\n2888 rules/marlborough/cards.yaml:215:14\n2892 rules/marlborough/cards.yaml:223:14\n2896 rules/marlborough/cards.yaml:231:14\n2900 rules/marlborough/cards.yaml:239:14\n2904 rules/marlborough/cards.yaml:247:14\n2908 rules/marlborough/cards.yaml:255:14\n2912 rules/marlborough/cards.yaml:263:14\n2916 rules/marlborough/rules.yaml:2584:9\n2920 rules/marlborough/rules.yaml:2556:9\n2928 rules/marlborough/rules.yaml:2599:9\n2929 rules/marlborough/rules.yaml:2600:9\n2930 rules/marlborough/rules.yaml:2601:9\n2937 rules/marlborough/rules.yaml:2563:9\n2938 rules/marlborough/rules.yaml:2564:9\n2939 rules/marlborough/rules.yaml:2565:9\n2945 rules/marlborough/rules.yaml:2572:9\n2951 rules/marlborough/rules.yaml:2573:9\n2952 rules/marlborough/rules.yaml:2574:9\n2953 rules/marlborough/rules.yaml:2575:13\n2955 rules/marlborough/rules.yaml:2576:13\n2958 rules/marlborough/rules.yaml:2578:13\n2963 rules/marlborough/rules.yaml:2590:9\n2965 rules/marlborough/rules.yaml:2591:9\n2967 rules/marlborough/rules.yaml:2592:9\n2972 rules/marlborough/rules.yaml:2546:9\n2975 rules/marlborough/rules.yaml:2547:9\n2981 rules/marlborough/rules.yaml:962:7\n2985 rules/marlborough/rules.yaml:963:11\n2986 rules/marlborough/rules.yaml:964:11\n2992 rules/marlborough/rules.yaml:1660:7\n2993 rules/marlborough/rules.yaml:1661:7\n2995 rules/marlborough/rules.yaml:1662:7\n2997 rules/marlborough/rules.yaml:1663:7\n2998 rules/marlborough/rules.yaml:1664:7\n3020 rules/marlborough/rules.yaml:1665:11\n3033 rules/marlborough/rules.yaml:1666:15\n3035 rules/marlborough/rules.yaml:1667:15\n3037 rules/marlborough/rules.yaml:1668:15\n3042 rules/marlborough/rules.yaml:908:7\n3046 rules/marlborough/rules.yaml:909:11\n3047 rules/marlborough/rules.yaml:910:11\n3048 rules/marlborough/rules.yaml:911:15\n3054 rules/marlborough/rules.yaml:912:15\n3056 rules/marlborough/rules.yaml:913:15\n3057 rules/marlborough/rules.yaml:914:15\n3059 rules/marlborough/rules.yaml:915:15\n3060 rules/marlborough/rules.yaml:916:11\n3062 rules/marlborough/rules.yaml:917:7\n3063 rules/marlborough/rules.yaml:918:7\n3065 rules/marlborough/rules.yaml:919:7\n3068 rules/marlborough/rules.yaml:920:11\n3069 rules/marlborough/rules.yaml:921:7\n3071 rules/marlborough/rules.yaml:922:7\n3072 rules/marlborough/rules.yaml:923:7\n3094 rules/marlborough/rules.yaml:924:11\n3107 rules/marlborough/rules.yaml:925:15\n3109 rules/marlborough/rules.yaml:926:15\n3111 rules/marlborough/rules.yaml:927:15\n3115 rules/marlborough/flow.yaml:110:7\n3116 rules/marlborough/flow.yaml:111:11\n3117 rules/marlborough/flow.yaml:112:7\n3123 rules/marlborough/rules.yaml:2064:7\n3124 rules/marlborough/rules.yaml:2065:11\n3126 rules/marlborough/rules.yaml:2067:11\n3128 rules/marlborough/rules.yaml:2069:11\n3129 rules/marlborough/rules.yaml:2070:11\n3132 rules/marlborough/rules.yaml:2071:11\n3138 rules/marlborough/rules.yaml:1293:7\n3144 rules/marlborough/rules.yaml:1294:11\n3145 rules/marlborough/rules.yaml:1295:15\n3154 rules/marlborough/rules.yaml:1296:15\n3167 rules/marlborough/rules.yaml:1297:15\n3168 rules/marlborough/rules.yaml:1298:15\n3179 rules/marlborough/rules.yaml:1299:15\n3180 rules/marlborough/rules.yaml:1300:19\n3181 rules/marlborough/rules.yaml:1301:19\n3187 rules/marlborough/rules.yaml:856:7\n3188 rules/marlborough/rules.yaml:857:7\n3193 rules/marlborough/rules.yaml:858:11\n3205 rules/marlborough/rules.yaml:859:11\n3208 rules/marlborough/rules.yaml:860:11\n3209 rules/marlborough/rules.yaml:861:7\n3210 rules/marlborough/rules.yaml:862:7\n3215 rules/marlborough/rules.yaml:2231:7\n3216 rules/marlborough/rules.yaml:2232:7\n3217 rules/marlborough/rules.yaml:2233:11\n3223 rules/marlborough/rules.yaml:2234:11\n3224 rules/marlborough/rules.yaml:2235:11\n3225 rules/marlborough/rules.yaml:2236:11\n3236 rules/marlborough/rules.yaml:2237:11\n3247 rules/marlborough/rules.yaml:2238:11\n3249 rules/marlborough/rules.yaml:2239:11\n3250 rules/marlborough/rules.yaml:2240:15\n3252 rules/marlborough/rules.yaml:2242:15\n3256 rules/marlborough/rules.yaml:1731:7\n3257 rules/marlborough/rules.yaml:1732:7\n3262 rules/marlborough/rules.yaml:1733:11\n3267 rules/marlborough/rules.yaml:1967:7\n3268 rules/marlborough/rules.yaml:1968:11\n3272 rules/marlborough/flow.yaml:16:7\n3273 rules/marlborough/flow.yaml:17:11\n3274 rules/marlborough/flow.yaml:18:15\n3277 rules/marlborough/flow.yaml:19:19\n3278 rules/marlborough/flow.yaml:20:19\n3284 rules/marlborough/rules.yaml:895:7\n3285 rules/marlborough/rules.yaml:896:11\n3288 rules/marlborough/rules.yaml:898:11\n3290 rules/marlborough/rules.yaml:899:7\n3292 rules/marlborough/rules.yaml:900:7\n3293 rules/marlborough/rules.yaml:901:11\n3298 rules/marlborough/rules.yaml:869:7\n3299 rules/marlborough/rules.yaml:870:7\n3305 rules/marlborough/rules.yaml:2081:7\n3306 rules/marlborough/rules.yaml:2082:7\n3309 rules/marlborough/rules.yaml:2083:7\n3315 rules/marlborough/flow.yaml:94:7\n3320 rules/marlborough/flow.yaml:95:7\n3325 rules/marlborough/flow.yaml:96:7\n3327 rules/marlborough/flow.yaml:97:7\n3328 rules/marlborough/flow.yaml:98:11\n3330 rules/marlborough/flow.yaml:100:11\n3334 rules/marlborough/flow.yaml:73:7\n3335 rules/marlborough/flow.yaml:74:11\n3336 rules/marlborough/flow.yaml:75:15\n3341 rules/marlborough/flow.yaml:25:7\n3342 rules/marlborough/flow.yaml:26:11\n3347 rules/marlborough/flow.yaml:27:11\n3350 rules/marlborough/flow.yaml:29:11\n3351 rules/marlborough/flow.yaml:30:11\n3352 rules/marlborough/flow.yaml:31:15\n3353 rules/marlborough/flow.yaml:32:11\n3354 rules/marlborough/flow.yaml:33:15\n3355 rules/marlborough/flow.yaml:34:15\n3356 rules/marlborough/flow.yaml:35:15\n3361 rules/marlborough/flow.yaml:36:19\n3362 rules/marlborough/flow.yaml:37:19\n3363 rules/marlborough/flow.yaml:38:19\n3365 rules/marlborough/flow.yaml:39:15\n3366 rules/marlborough/flow.yaml:40:11\n3369 rules/marlborough/flow.yaml:41:11\n3375 rules/marlborough/rules.yaml:877:7\n3376 rules/marlborough/rules.yaml:878:11\n3378 rules/marlborough/rules.yaml:879:11\n3380 rules/marlborough/rules.yaml:880:7\n3381 rules/marlborough/rules.yaml:881:7\n3382 rules/marlborough/rules.yaml:882:7\n3383 rules/marlborough/rules.yaml:883:7\n3384 rules/marlborough/rules.yaml:884:11\n3388 rules/marlborough/rules.yaml:886:11\n3396 rules/marlborough/rules.yaml:888:11\n3408 rules/marlborough/rules.yaml:2473:7\n3411 rules/marlborough/rules.yaml:2474:7\n3412 rules/marlborough/rules.yaml:2475:11\n3414 rules/marlborough/rules.yaml:2477:11\n3415 rules/marlborough/rules.yaml:2478:7\n3422 rules/marlborough/rules.yaml:2493:7\n3425 rules/marlborough/rules.yaml:2494:7\n3426 rules/marlborough/rules.yaml:2495:7\n3431 rules/marlborough/rules.yaml:2512:7\n3434 rules/marlborough/rules.yaml:2513:7\n3435 rules/marlborough/rules.yaml:2514:7\n3438 rules/marlborough/rules.yaml:2515:7\n3813 rules/marlborough/rules.yaml:1018:7\n3814 rules/marlborough/rules.yaml:1019:7\n3822 rules/marlborough/rules.yaml:1020:11\n3823 rules/marlborough/rules.yaml:1021:7\n3863 rules/marlborough/rules.yaml:1022:7\n3864 rules/marlborough/rules.yaml:1023:11\n3865 rules/marlborough/rules.yaml:1024:7\n3872 rules/marlborough/rules.yaml:1025:7\n3878 rules/marlborough/rules.yaml:1026:7\n3879 rules/marlborough/rules.yaml:1027:11\n3881 rules/marlborough/rules.yaml:1028:11\n3885 rules/marlborough/rules.yaml:1029:15\n3886 rules/marlborough/rules.yaml:1030:7\n3887 rules/marlborough/rules.yaml:1031:11\n3888 rules/marlborough/rules.yaml:1033:7\n3906 rules/marlborough/rules.yaml:1034:11\n3912 rules/marlborough/rules.yaml:1035:15\n3919 rules/marlborough/rules.yaml:1125:7\n3925 rules/marlborough/rules.yaml:1126:7\n3931 rules/marlborough/rules.yaml:1127:7\n3932 rules/marlborough/rules.yaml:1128:11\n3934 rules/marlborough/rules.yaml:1129:7\n3935 rules/marlborough/rules.yaml:1130:11\n3937 rules/marlborough/rules.yaml:1131:7\n3938 rules/marlborough/rules.yaml:1132:7\n3939 rules/marlborough/rules.yaml:1134:7\n3940 rules/marlborough/rules.yaml:1135:11\n3946 rules/marlborough/rules.yaml:1136:11\n3964 rules/marlborough/rules.yaml:1139:11\n3965 rules/marlborough/rules.yaml:1141:11\n3966 rules/marlborough/rules.yaml:1143:19\n3969 rules/marlborough/rules.yaml:1146:23\n3971 rules/marlborough/rules.yaml:1149:19\n3976 rules/marlborough/rules.yaml:1151:19\n3982 rules/marlborough/rules.yaml:1155:11\n3983 rules/marlborough/rules.yaml:1156:11\n3986 rules/marlborough/rules.yaml:1157:11\n3991 rules/marlborough/rules.yaml:1158:11\n3992 rules/marlborough/rules.yaml:1159:11\n3993 rules/marlborough/rules.yaml:1160:15\n4011 rules/marlborough/rules.yaml:1163:15\n4012 rules/marlborough/rules.yaml:1164:15\n4014 rules/marlborough/rules.yaml:1166:15\n4021 rules/marlborough/rules.yaml:1168:15\n4028 rules/marlborough/rules.yaml:1169:15\n4029 rules/marlborough/rules.yaml:1170:15\n4031 rules/marlborough/rules.yaml:1172:15\n4038 rules/marlborough/rules.yaml:1174:15\n4045 rules/marlborough/rules.yaml:1175:15\n4046 rules/marlborough/rules.yaml:1176:15\n4047 rules/marlborough/rules.yaml:1177:11\n4048 rules/marlborough/rules.yaml:1178:11\n4049 rules/marlborough/rules.yaml:1179:11\n4050 rules/marlborough/rules.yaml:1181:11\n4051 rules/marlborough/rules.yaml:1182:11\n4052 rules/marlborough/rules.yaml:1183:11\n4053 rules/marlborough/rules.yaml:1185:19\n4054 rules/marlborough/rules.yaml:1186:19\n4063 rules/marlborough/rules.yaml:1187:23\n4064 rules/marlborough/rules.yaml:1188:23\n4066 rules/marlborough/rules.yaml:1190:19\n4067 rules/marlborough/rules.yaml:1191:23\n4069 rules/marlborough/rules.yaml:1193:23\n4073 rules/marlborough/rules.yaml:1197:19\n4074 rules/marlborough/rules.yaml:1198:19\n4075 rules/marlborough/rules.yaml:1199:19\n4076 rules/marlborough/rules.yaml:1200:23\n4080 rules/marlborough/rules.yaml:1204:19\n4081 rules/marlborough/rules.yaml:1205:19\n4082 rules/marlborough/rules.yaml:1206:19\n4099 rules/marlborough/rules.yaml:1207:23\n4101 rules/marlborough/rules.yaml:1209:19\n4108 rules/marlborough/rules.yaml:2458:3\n4109 rules/marlborough/rules.yaml:2458:3\n4111 rules/marlborough/rules.yaml:2458:3\n4112 rules/marlborough/rules.yaml:2458:3\n4113 rules/marlborough/rules.yaml:2458:3\n4114 rules/marlborough/rules.yaml:2458:3\n4115 rules/marlborough/rules.yaml:2458:3\n4116 rules/marlborough/rules.yaml:2458:3\n4123 rules/marlborough/rules.yaml:2458:3\n4124 rules/marlborough/rules.yaml:2458:3\n4125 rules/marlborough/rules.yaml:2458:3\n4126 rules/marlborough/rules.yaml:2458:3\n4140 rules/marlborough/rules.yaml:2458:3\n4141 rules/marlborough/rules.yaml:2458:3\n4143 rules/marlborough/rules.yaml:2458:3\n4144 rules/marlborough/rules.yaml:2458:3\n4145 rules/marlborough/rules.yaml:2458:3\n4147 rules/marlborough/rules.yaml:2458:3\n4148 rules/marlborough/rules.yaml:2458:3\n4151 rules/marlborough/rules.yaml:2458:3\n4169 rules/marlborough/rules.yaml:1220:7\n4175 rules/marlborough/rules.yaml:1221:7\n4176 rules/marlborough/rules.yaml:1222:7\n4182 rules/marlborough/rules.yaml:1223:7\n4183 rules/marlborough/rules.yaml:1224:7\n4187 rules/marlborough/rules.yaml:1225:7\n4191 rules/marlborough/rules.yaml:1226:7\n4192 rules/marlborough/rules.yaml:1227:11\n4193 rules/marlborough/rules.yaml:1228:7\n4194 rules/marlborough/rules.yaml:1229:7\n4195 rules/marlborough/rules.yaml:1230:7\n4200 rules/marlborough/rules.yaml:1231:7\n4205 rules/marlborough/rules.yaml:1232:7\n4206 rules/marlborough/rules.yaml:1233:7\n4207 rules/marlborough/rules.yaml:1234:7\n4208 rules/marlborough/rules.yaml:1235:7\n4209 rules/marlborough/rules.yaml:1236:7\n4210 rules/marlborough/rules.yaml:1237:7\n4211 rules/marlborough/rules.yaml:1238:7\n4212 rules/marlborough/rules.yaml:1239:7\n4213 rules/marlborough/rules.yaml:1240:7\n4214 rules/marlborough/rules.yaml:1241:7\n4215 rules/marlborough/rules.yaml:1242:7\n4232 rules/marlborough/rules.yaml:1243:7\n4233 rules/marlborough/rules.yaml:1244:7\n4234 rules/marlborough/rules.yaml:1245:11\n4261 rules/marlborough/rules.yaml:1246:7\n4262 rules/marlborough/rules.yaml:1247:7\n4263 rules/marlborough/rules.yaml:1249:15\n4264 rules/marlborough/rules.yaml:1250:19\n4265 rules/marlborough/rules.yaml:1251:15\n4266 rules/marlborough/rules.yaml:1252:15\n4267 rules/marlborough/rules.yaml:1253:15\n4268 rules/marlborough/rules.yaml:1254:19\n4270 rules/marlborough/rules.yaml:1256:15\n4271 rules/marlborough/rules.yaml:1257:15\n4272 rules/marlborough/rules.yaml:1258:15\n4273 rules/marlborough/rules.yaml:1259:15\n4274 rules/marlborough/rules.yaml:1260:15\n4275 rules/marlborough/rules.yaml:1261:19\n4277 rules/marlborough/rules.yaml:1263:15\n4278 rules/marlborough/rules.yaml:1264:15\n4279 rules/marlborough/rules.yaml:1265:15\n4280 rules/marlborough/rules.yaml:1266:15\n4292 rules/marlborough/rules.yaml:1267:19\n4294 rules/marlborough/rules.yaml:1269:15\n4295 rules/marlborough/rules.yaml:1270:15\n4296 rules/marlborough/rules.yaml:1271:15\n4305 rules/marlborough/rules.yaml:1272:19\n4306 rules/marlborough/rules.yaml:1273:19\n4307 rules/marlborough/rules.yaml:1274:15\n4308 rules/marlborough/rules.yaml:1275:15\n4309 rules/marlborough/rules.yaml:1276:15\n4310 rules/marlborough/rules.yaml:1277:19\n4312 rules/marlborough/rules.yaml:1279:15\n4313 rules/marlborough/rules.yaml:1280:19\n4314 rules/marlborough/rules.yaml:1281:15\n4315 rules/marlborough/rules.yaml:1282:15\n4316 rules/marlborough/rules.yaml:1283:15\n4317 rules/marlborough/rules.yaml:1284:15\n4318 rules/marlborough/rules.yaml:1285:15\n4319 rules/marlborough/rules.yaml:1286:19\n4324 rules/marlborough/rules.yaml:1911:7\n4330 rules/marlborough/rules.yaml:1912:7\n4337 rules/marlborough/rules.yaml:1913:7\n4353 rules/marlborough/rules.yaml:1914:7\n4354 rules/marlborough/rules.yaml:1915:11\n4357 rules/marlborough/rules.yaml:1917:7\n4363 rules/marlborough/rules.yaml:1740:7\n4368 rules/marlborough/rules.yaml:1741:11\n4369 rules/marlborough/rules.yaml:1742:11\n4382 rules/marlborough/rules.yaml:1743:15\n4389 rules/marlborough/rules.yaml:1744:15\n4424 rules/marlborough/rules.yaml:1745:15\n4425 rules/marlborough/rules.yaml:1747:19\n4427 rules/marlborough/rules.yaml:1749:19\n4428 rules/marlborough/rules.yaml:1750:19\n4429 rules/marlborough/rules.yaml:1751:23\n4436 rules/marlborough/rules.yaml:1752:19\n4438 rules/marlborough/rules.yaml:1753:19\n4443 rules/marlborough/rules.yaml:1885:7\n4449 rules/marlborough/rules.yaml:1886:7\n4456 rules/marlborough/rules.yaml:1887:7\n4463 rules/marlborough/rules.yaml:1888:7\n4481 rules/marlborough/rules.yaml:1891:7\n4485 rules/marlborough/rules.yaml:1892:7\n4489 rules/marlborough/rules.yaml:1893:7\n4490 rules/marlborough/rules.yaml:1894:11\n4493 rules/marlborough/rules.yaml:1895:7\n4494 rules/marlborough/rules.yaml:1896:11\n4497 rules/marlborough/rules.yaml:1897:7\n4498 rules/marlborough/rules.yaml:1898:7\n4499 rules/marlborough/rules.yaml:1899:7\n4500 rules/marlborough/rules.yaml:1901:7\n4501 rules/marlborough/rules.yaml:1902:7\n4506 rules/marlborough/rules.yaml:1953:7\n4507 rules/marlborough/rules.yaml:1954:7\n4508 rules/marlborough/rules.yaml:1955:7\n4509 rules/marlborough/rules.yaml:1956:11\n4510 rules/marlborough/rules.yaml:1957:7\n4516 rules/marlborough/rules.yaml:1958:7\n4517 rules/marlborough/rules.yaml:1959:7\n4527 rules/marlborough/rules.yaml:1843:7\n4533 rules/marlborough/rules.yaml:1844:7\n4536 rules/marlborough/rules.yaml:1847:11\n4538 rules/marlborough/rules.yaml:1849:11\n4539 rules/marlborough/rules.yaml:1850:11\n4540 rules/marlborough/rules.yaml:1851:11\n4541 rules/marlborough/rules.yaml:1852:15\n4545 rules/marlborough/rules.yaml:1855:15\n4547 rules/marlborough/rules.yaml:1858:11\n4554 rules/marlborough/rules.yaml:1859:11\n4555 rules/marlborough/rules.yaml:1861:19\n4557 rules/marlborough/rules.yaml:1864:19\n4559 rules/marlborough/rules.yaml:1866:19\n4560 rules/marlborough/rules.yaml:1867:23\n4562 rules/marlborough/rules.yaml:1870:23\n4564 rules/marlborough/rules.yaml:1873:19\n4569 rules/marlborough/rules.yaml:1926:7\n4570 rules/marlborough/rules.yaml:1927:7\n4575 rules/marlborough/rules.yaml:1928:11\n4582 rules/marlborough/rules.yaml:1929:11\n4603 rules/marlborough/rules.yaml:1930:11\n4604 rules/marlborough/rules.yaml:1931:11\n4605 rules/marlborough/rules.yaml:1932:15\n4616 rules/marlborough/rules.yaml:1933:15\n4617 rules/marlborough/rules.yaml:1934:19\n4619 rules/marlborough/rules.yaml:1936:19\n4620 rules/marlborough/rules.yaml:1937:19\n4621 rules/marlborough/rules.yaml:1938:23\n4622 rules/marlborough/rules.yaml:1939:19\n4623 rules/marlborough/rules.yaml:1940:23\n4625 rules/marlborough/rules.yaml:1942:23\n4632 rules/marlborough/rules.yaml:1803:7\n4639 rules/marlborough/rules.yaml:1804:7\n4645 rules/marlborough/rules.yaml:1805:7\n4646 rules/marlborough/rules.yaml:1807:11\n4648 rules/marlborough/rules.yaml:1809:11\n4654 rules/marlborough/rules.yaml:1810:11\n4659 rules/marlborough/rules.yaml:1811:11\n4660 rules/marlborough/rules.yaml:1812:11\n4661 rules/marlborough/rules.yaml:1813:15\n4669 rules/marlborough/rules.yaml:1815:15\n4676 rules/marlborough/rules.yaml:1816:11\n4682 rules/marlborough/rules.yaml:835:7\n4683 rules/marlborough/rules.yaml:836:7\n4684 rules/marlborough/rules.yaml:837:11\n4702 rules/marlborough/rules.yaml:838:11\n4703 rules/marlborough/rules.yaml:839:15\n4706 rules/marlborough/rules.yaml:840:11\n4707 rules/marlborough/rules.yaml:842:7\n4708 rules/marlborough/rules.yaml:843:7\n4715 rules/marlborough/rules.yaml:844:11\n4716 rules/marlborough/rules.yaml:845:15\n4718 rules/marlborough/rules.yaml:847:15\n4719 rules/marlborough/rules.yaml:848:15\n4723 rules/marlborough/rules.yaml:849:11\n4728 rules/marlborough/rules.yaml:2424:7\n4729 rules/marlborough/rules.yaml:2425:7\n4734 rules/marlborough/rules.yaml:2426:11\n4746 rules/marlborough/rules.yaml:2427:11\n4764 rules/marlborough/rules.yaml:2428:11\n4765 rules/marlborough/rules.yaml:2429:15\n4767 rules/marlborough/rules.yaml:2431:15\n4768 rules/marlborough/rules.yaml:2432:15\n4769 rules/marlborough/rules.yaml:2433:19\n4771 rules/marlborough/rules.yaml:2435:19\n4774 rules/marlborough/rules.yaml:2436:19\n4775 rules/marlborough/rules.yaml:2437:19\n4776 rules/marlborough/rules.yaml:2439:19\n4777 rules/marlborough/rules.yaml:2440:23\n4778 rules/marlborough/rules.yaml:821:7\n4783 rules/marlborough/rules.yaml:822:7\n4793 rules/marlborough/rules.yaml:1825:7\n4799 rules/marlborough/rules.yaml:1826:7\n4806 rules/marlborough/rules.yaml:1827:7\n4807 rules/marlborough/rules.yaml:1829:15\n4808 rules/marlborough/rules.yaml:1830:19\n4811 rules/marlborough/rules.yaml:1831:23\n4814 rules/marlborough/rules.yaml:1833:15\n4817 rules/marlborough/rules.yaml:1835:15\n4824 rules/marlborough/rules.yaml:1055:7\n4825 rules/marlborough/rules.yaml:1056:11\n4826 rules/marlborough/rules.yaml:1057:7\n4827 rules/marlborough/rules.yaml:1058:7\n4828 rules/marlborough/rules.yaml:1061:15\n4829 rules/marlborough/rules.yaml:1062:15\n4830 rules/marlborough/rules.yaml:1063:15\n4832 rules/marlborough/rules.yaml:1066:15\n4833 rules/marlborough/rules.yaml:1067:15\n4834 rules/marlborough/rules.yaml:1068:15\n4836 rules/marlborough/rules.yaml:1070:15\n4841 rules/marlborough/rules.yaml:1567:7\n4846 rules/marlborough/rules.yaml:1568:11\n4851 rules/marlborough/rules.yaml:1569:11\n4859 rules/marlborough/rules.yaml:1571:15\n4864 rules/marlborough/rules.yaml:1081:7\n4870 rules/marlborough/rules.yaml:1082:7\n4875 rules/marlborough/rules.yaml:1083:7\n4876 rules/marlborough/rules.yaml:1084:11\n4877 rules/marlborough/rules.yaml:1085:15\n4878 rules/marlborough/rules.yaml:1086:7\n4879 rules/marlborough/rules.yaml:1087:7\n4880 rules/marlborough/rules.yaml:1088:7\n4881 rules/marlborough/rules.yaml:1089:11\n4882 rules/marlborough/rules.yaml:1090:11\n4883 rules/marlborough/rules.yaml:1091:11\n4895 rules/marlborough/rules.yaml:1092:11\n4904 rules/marlborough/rules.yaml:1093:11\n4905 rules/marlborough/rules.yaml:1094:15\n4906 rules/marlborough/rules.yaml:1095:19\n4908 rules/marlborough/rules.yaml:1097:15\n4915 rules/marlborough/rules.yaml:1098:15\n4916 rules/marlborough/rules.yaml:1099:19\n4918 rules/marlborough/rules.yaml:1101:7\n4919 rules/marlborough/rules.yaml:1102:7\n4924 rules/marlborough/rules.yaml:2284:7\n4925 rules/marlborough/rules.yaml:2285:7\n4930 rules/marlborough/rules.yaml:2286:7\n4933 rules/marlborough/rules.yaml:2287:7\n4950 rules/marlborough/rules.yaml:2288:7\n4951 rules/marlborough/rules.yaml:2289:11\n4952 rules/marlborough/rules.yaml:2290:7\n4959 rules/marlborough/rules.yaml:2291:7\n4960 rules/marlborough/rules.yaml:2292:11\n4961 rules/marlborough/rules.yaml:2293:7\n4962 rules/marlborough/rules.yaml:2294:11\n4967 rules/marlborough/rules.yaml:2295:11\n4968 rules/marlborough/rules.yaml:2296:11\n4969 rules/marlborough/rules.yaml:2297:11\n4970 rules/marlborough/rules.yaml:2298:15\n4971 rules/marlborough/rules.yaml:2299:19\n4973 rules/marlborough/rules.yaml:2301:15\n4974 rules/marlborough/rules.yaml:2302:15\n4975 rules/marlborough/rules.yaml:2303:19\n4977 rules/marlborough/rules.yaml:2305:19\n4978 rules/marlborough/rules.yaml:2306:19\n4979 rules/marlborough/rules.yaml:2307:7\n4980 rules/marlborough/rules.yaml:2308:11\n4981 rules/marlborough/rules.yaml:2309:11\n4982 rules/marlborough/rules.yaml:2311:11\n4991 rules/marlborough/rules.yaml:2312:11\n4995 rules/marlborough/rules.yaml:2313:11\n4998 rules/marlborough/rules.yaml:2314:11\n4999 rules/marlborough/rules.yaml:2315:15\n5000 rules/marlborough/rules.yaml:2316:19\n5009 rules/marlborough/rules.yaml:2317:19\n5010 rules/marlborough/rules.yaml:2318:23\n5017 rules/marlborough/rules.yaml:2320:23\n5018 rules/marlborough/rules.yaml:2321:7\n5019 rules/marlborough/rules.yaml:2322:11\n5025 rules/marlborough/rules.yaml:1501:7\n5031 rules/marlborough/rules.yaml:1502:7\n5040 rules/marlborough/rules.yaml:1503:7\n5041 rules/marlborough/rules.yaml:1504:11\n5053 rules/marlborough/rules.yaml:1505:15\n5054 rules/marlborough/rules.yaml:1506:15\n5055 rules/marlborough/rules.yaml:1507:19\n5056 rules/marlborough/rules.yaml:1508:19\n5057 rules/marlborough/rules.yaml:1510:23\n5078 rules/marlborough/rules.yaml:1511:23\n5079 rules/marlborough/rules.yaml:1512:27\n5081 rules/marlborough/rules.yaml:1513:23\n5082 rules/marlborough/rules.yaml:1514:23\n5083 rules/marlborough/rules.yaml:1515:27\n5084 rules/marlborough/rules.yaml:1516:31\n5092 rules/marlborough/rules.yaml:2479:3\n5093 rules/marlborough/rules.yaml:2479:3\n5095 rules/marlborough/rules.yaml:2479:3\n5096 rules/marlborough/rules.yaml:2479:3\n5097 rules/marlborough/rules.yaml:2479:3\n5098 rules/marlborough/rules.yaml:2479:3\n5099 rules/marlborough/rules.yaml:2479:3\n5100 rules/marlborough/rules.yaml:2479:3\n5107 rules/marlborough/rules.yaml:2479:3\n5108 rules/marlborough/rules.yaml:2479:3\n5109 rules/marlborough/rules.yaml:2479:3\n5110 rules/marlborough/rules.yaml:2479:3\n5115 rules/marlborough/rules.yaml:2479:3\n5116 rules/marlborough/rules.yaml:2479:3\n5118 rules/marlborough/rules.yaml:2479:3\n5119 rules/marlborough/rules.yaml:2479:3\n5120 rules/marlborough/rules.yaml:2479:3\n5122 rules/marlborough/rules.yaml:2479:3\n5123 rules/marlborough/rules.yaml:2479:3\n5124 rules/marlborough/rules.yaml:2479:3\n5130 rules/marlborough/rules.yaml:2130:7\n5135 rules/marlborough/rules.yaml:2131:7\n5136 rules/marlborough/rules.yaml:2132:11\n5143 rules/marlborough/rules.yaml:2133:11\n5144 rules/marlborough/rules.yaml:2134:15\n5146 rules/marlborough/rules.yaml:2137:15\n5153 rules/marlborough/rules.yaml:1109:7\n5154 rules/marlborough/rules.yaml:1110:7\n5155 rules/marlborough/rules.yaml:1111:11\n5162 rules/marlborough/rules.yaml:1112:11\n5164 rules/marlborough/rules.yaml:1114:11\n5218 rules/marlborough/rules.yaml:1718:7\n5219 rules/marlborough/rules.yaml:1719:7\n5220 rules/marlborough/rules.yaml:1720:7\n5221 rules/marlborough/rules.yaml:1721:11\n5226 rules/marlborough/rules.yaml:1774:7\n5227 rules/marlborough/rules.yaml:1775:7\n5228 rules/marlborough/rules.yaml:1777:7\n5233 rules/marlborough/rules.yaml:1585:7\n5239 rules/marlborough/rules.yaml:1586:11\n5240 rules/marlborough/rules.yaml:1587:11\n5241 rules/marlborough/rules.yaml:1588:11\n5244 rules/marlborough/rules.yaml:1591:15\n5251 rules/marlborough/rules.yaml:1592:15\n5253 rules/marlborough/rules.yaml:1594:7\n5254 rules/marlborough/rules.yaml:1595:7\n5255 rules/marlborough/rules.yaml:1596:7\n5260 rules/marlborough/rules.yaml:1597:7\n5261 rules/marlborough/rules.yaml:1598:11\n5268 rules/marlborough/rules.yaml:1599:11\n5269 rules/marlborough/rules.yaml:1600:15\n5272 rules/marlborough/rules.yaml:1601:15\n5273 rules/marlborough/rules.yaml:1602:15\n5274 rules/marlborough/rules.yaml:1604:7\n5275 rules/marlborough/rules.yaml:1605:7\n5280 rules/marlborough/rules.yaml:1606:11\n5286 rules/marlborough/rules.yaml:1607:11\n5326 rules/marlborough/rules.yaml:1608:11\n5327 rules/marlborough/rules.yaml:1609:15\n5329 rules/marlborough/rules.yaml:1611:15\n5330 rules/marlborough/rules.yaml:1612:15\n5331 rules/marlborough/rules.yaml:1613:19\n5333 rules/marlborough/rules.yaml:1615:19\n5336 rules/marlborough/rules.yaml:1616:19\n5337 rules/marlborough/rules.yaml:1618:7\n5338 rules/marlborough/rules.yaml:1619:7\n5343 rules/marlborough/rules.yaml:1620:11\n5367 rules/marlborough/rules.yaml:1621:11\n5368 rules/marlborough/rules.yaml:1622:15\n5370 rules/marlborough/rules.yaml:1624:15\n5371 rules/marlborough/rules.yaml:1625:15\n5372 rules/marlborough/rules.yaml:1626:19\n5374 rules/marlborough/rules.yaml:1628:19\n5379 rules/marlborough/rules.yaml:1629:19\n5382 rules/marlborough/rules.yaml:1630:19\n5383 rules/marlborough/rules.yaml:1631:19\n5387 rules/marlborough/rules.yaml:1632:23\n5390 rules/marlborough/rules.yaml:1635:23\n5397 rules/marlborough/rules.yaml:1636:23\n5404 rules/marlborough/rules.yaml:1528:7\n5419 rules/marlborough/rules.yaml:1529:7\n5428 rules/marlborough/rules.yaml:1530:11\n5429 rules/marlborough/rules.yaml:1531:7\n5430 rules/marlborough/rules.yaml:1532:7\n5451 rules/marlborough/rules.yaml:1533:7\n5452 rules/marlborough/rules.yaml:1535:11\n5453 rules/marlborough/rules.yaml:1536:15\n5454 rules/marlborough/rules.yaml:1537:11\n5455 rules/marlborough/rules.yaml:1538:7\n5462 rules/marlborough/rules.yaml:1539:7\n5463 rules/marlborough/rules.yaml:1540:11\n5468 rules/marlborough/rules.yaml:2517:1\n5469 rules/marlborough/rules.yaml:2517:1\n5470 rules/marlborough/rules.yaml:2517:1\n5475 rules/marlborough/rules.yaml:2517:1\n5476 rules/marlborough/rules.yaml:2517:1\n5477 rules/marlborough/rules.yaml:2517:1\n5478 rules/marlborough/rules.yaml:2517:1\n5481 rules/marlborough/rules.yaml:2517:1\n5482 rules/marlborough/rules.yaml:2517:1\n5484 rules/marlborough/rules.yaml:2517:1\n5485 rules/marlborough/rules.yaml:2517:1\n5486 rules/marlborough/rules.yaml:2517:1\n5487 rules/marlborough/rules.yaml:2517:1\n5488 rules/marlborough/rules.yaml:2517:1\n5489 rules/marlborough/rules.yaml:2517:1\n5490 rules/marlborough/rules.yaml:2517:1\n5491 rules/marlborough/rules.yaml:2517:1\n5492 rules/marlborough/rules.yaml:2517:1\n5493 rules/marlborough/rules.yaml:2517:1\n5494 rules/marlborough/rules.yaml:2517:1\n5499 rules/marlborough/rules.yaml:1784:7\n5504 rules/marlborough/rules.yaml:1785:7\n5524 rules/marlborough/rules.yaml:1786:7\n5525 rules/marlborough/rules.yaml:1787:11\n5526 rules/marlborough/rules.yaml:1788:11\n5531 rules/marlborough/rules.yaml:1789:15\n5532 rules/marlborough/rules.yaml:1790:7\n5541 rules/marlborough/rules.yaml:1791:11\n5557 rules/marlborough/rules.yaml:1792:7\n5563 rules/marlborough/rules.yaml:1793:11\n5578 rules/marlborough/rules.yaml:2115:7\n5590 rules/marlborough/rules.yaml:2116:7\n5591 rules/marlborough/rules.yaml:2118:11\n5592 rules/marlborough/rules.yaml:2119:7\n5599 rules/marlborough/rules.yaml:2120:7\n5606 rules/marlborough/rules.yaml:2121:7\n5612 rules/marlborough/rules.yaml:1408:7\n5613 rules/marlborough/rules.yaml:1409:11\n5614 rules/marlborough/rules.yaml:1410:7\n5620 rules/marlborough/rules.yaml:1411:7\n5621 rules/marlborough/rules.yaml:1412:7\n5626 rules/marlborough/rules.yaml:1413:11\n5627 rules/marlborough/rules.yaml:1414:15\n5629 rules/marlborough/rules.yaml:1416:15\n5630 rules/marlborough/rules.yaml:1417:11\n5631 rules/marlborough/rules.yaml:1418:15\n5632 rules/marlborough/rules.yaml:1419:11\n5633 rules/marlborough/rules.yaml:1420:15\n5635 rules/marlborough/rules.yaml:1422:15\n5636 rules/marlborough/rules.yaml:1423:11\n5645 rules/marlborough/rules.yaml:2452:7\n5647 rules/marlborough/rules.yaml:2453:7\n5654 rules/marlborough/rules.yaml:2454:7\n5662 rules/marlborough/rules.yaml:2168:7\n5663 rules/marlborough/rules.yaml:2169:7\n5664 rules/marlborough/rules.yaml:2170:11\n5665 rules/marlborough/rules.yaml:2171:7\n5678 rules/marlborough/rules.yaml:2172:7\n5684 rules/marlborough/rules.yaml:2173:7\n5685 rules/marlborough/rules.yaml:2174:7\n5689 rules/marlborough/rules.yaml:2175:11\n5690 rules/marlborough/rules.yaml:2176:7\n5691 rules/marlborough/rules.yaml:2177:7\n5692 rules/marlborough/rules.yaml:2178:11\n5693 rules/marlborough/rules.yaml:2179:7\n5699 rules/marlborough/rules.yaml:2180:7\n5700 rules/marlborough/rules.yaml:2181:7\n5701 rules/marlborough/rules.yaml:2183:7\n5702 rules/marlborough/rules.yaml:2185:15\n5704 rules/marlborough/rules.yaml:2187:15\n5706 rules/marlborough/rules.yaml:2189:15\n5708 rules/marlborough/rules.yaml:2191:15\n5709 rules/marlborough/rules.yaml:2192:15\n5711 rules/marlborough/rules.yaml:2194:15\n5712 rules/marlborough/rules.yaml:2195:15\n5721 rules/marlborough/rules.yaml:2196:15\n5722 rules/marlborough/rules.yaml:2197:19\n5729 rules/marlborough/rules.yaml:2198:19\n5730 rules/marlborough/rules.yaml:2199:15\n5734 rules/marlborough/rules.yaml:2147:7\n5740 rules/marlborough/rules.yaml:2148:7\n5741 rules/marlborough/rules.yaml:2149:7\n5742 rules/marlborough/rules.yaml:2150:11\n5743 rules/marlborough/rules.yaml:2152:7\n5744 rules/marlborough/rules.yaml:2153:7\n5745 rules/marlborough/rules.yaml:2154:7\n5748 rules/marlborough/rules.yaml:2156:7\n5749 rules/marlborough/rules.yaml:2157:7\n5750 rules/marlborough/rules.yaml:2158:11\n5755 rules/marlborough/rules.yaml:2255:7\n5756 rules/marlborough/rules.yaml:2256:7\n5761 rules/marlborough/rules.yaml:2257:11\n5766 rules/marlborough/rules.yaml:2258:11\n5771 rules/marlborough/rules.yaml:2259:11\n5772 rules/marlborough/rules.yaml:2260:15\n5774 rules/marlborough/rules.yaml:2262:15\n5775 rules/marlborough/rules.yaml:2263:15\n5776 rules/marlborough/rules.yaml:2264:19\n5778 rules/marlborough/rules.yaml:2266:19\n5781 rules/marlborough/rules.yaml:2267:19\n5786 rules/marlborough/rules.yaml:1681:7\n5787 rules/marlborough/rules.yaml:1682:7\n5788 rules/marlborough/rules.yaml:1683:7\n5789 rules/marlborough/rules.yaml:1684:7\n5794 rules/marlborough/rules.yaml:1685:11\n5799 rules/marlborough/rules.yaml:1686:11\n5803 rules/marlborough/rules.yaml:1687:11\n5804 rules/marlborough/rules.yaml:1688:11\n5805 rules/marlborough/rules.yaml:1689:15\n5807 rules/marlborough/rules.yaml:1691:15\n5814 rules/marlborough/rules.yaml:1692:15\n5816 rules/marlborough/rules.yaml:1694:15\n5817 rules/marlborough/rules.yaml:1695:15\n5818 rules/marlborough/rules.yaml:1696:19\n5820 rules/marlborough/rules.yaml:1698:19\n5821 rules/marlborough/rules.yaml:1699:7\n5828 rules/marlborough/rules.yaml:2027:7\n5829 rules/marlborough/rules.yaml:2028:7\n5830 rules/marlborough/rules.yaml:2029:7\n5831 rules/marlborough/rules.yaml:2030:7\n5832 rules/marlborough/rules.yaml:2032:7\n5833 rules/marlborough/rules.yaml:2034:15\n5834 rules/marlborough/rules.yaml:2035:19\n5836 rules/marlborough/rules.yaml:2037:19\n5838 rules/marlborough/rules.yaml:2039:15\n5839 rules/marlborough/rules.yaml:2040:19\n5843 rules/marlborough/rules.yaml:2044:15\n5844 rules/marlborough/rules.yaml:2045:15\n5846 rules/marlborough/rules.yaml:2047:15\n5847 rules/marlborough/rules.yaml:2048:15\n5849 rules/marlborough/rules.yaml:2050:15\n5850 rules/marlborough/rules.yaml:2051:15\n5852 rules/marlborough/rules.yaml:2053:15\n5857 rules/marlborough/rules.yaml:2382:7\n5863 rules/marlborough/rules.yaml:2383:7\n5870 rules/marlborough/rules.yaml:2384:7\n5884 rules/marlborough/rules.yaml:2385:7\n5885 rules/marlborough/rules.yaml:2386:11\n5888 rules/marlborough/rules.yaml:2387:7\n5889 rules/marlborough/rules.yaml:2388:7\n5890 rules/marlborough/rules.yaml:2389:7\n5893 rules/marlborough/rules.yaml:2391:7\n5894 rules/marlborough/rules.yaml:2392:7\n5895 rules/marlborough/rules.yaml:2393:11\n5896 rules/marlborough/rules.yaml:2395:7\n5897 rules/marlborough/rules.yaml:2396:11\n5898 rules/marlborough/rules.yaml:2397:7\n5899 rules/marlborough/rules.yaml:2398:7\n5909 rules/marlborough/rules.yaml:2399:7\n5910 rules/marlborough/rules.yaml:2400:11\n5911 rules/marlborough/rules.yaml:2401:15\n5913 rules/marlborough/rules.yaml:2403:7\n5930 rules/marlborough/rules.yaml:2404:7\n5931 rules/marlborough/rules.yaml:2405:11\n5932 rules/marlborough/rules.yaml:2406:7\n5933 rules/marlborough/rules.yaml:2407:7\n5934 rules/marlborough/rules.yaml:2408:11\n5935 rules/marlborough/rules.yaml:2409:11\n5951 rules/marlborough/rules.yaml:2410:11\n5952 rules/marlborough/rules.yaml:2411:11\n5956 rules/marlborough/rules.yaml:2362:7\n5957 rules/marlborough/rules.yaml:2363:7\n5958 rules/marlborough/rules.yaml:2364:11\n5959 rules/marlborough/rules.yaml:2365:11\n5960 rules/marlborough/rules.yaml:2366:15\n5961 rules/marlborough/rules.yaml:2367:15\n5962 rules/marlborough/rules.yaml:2368:7\n5967 rules/marlborough/rules.yaml:2336:7\n5977 rules/marlborough/rules.yaml:2337:7\n5978 rules/marlborough/rules.yaml:2339:11\n5979 rules/marlborough/rules.yaml:2340:7\n5980 rules/marlborough/rules.yaml:2341:7\n5986 rules/marlborough/rules.yaml:2342:7\n5987 rules/marlborough/rules.yaml:2343:7\n5988 rules/marlborough/rules.yaml:2344:11\n5994 rules/marlborough/rules.yaml:2346:7\n5999 rules/marlborough/rules.yaml:764:7\n6004 rules/marlborough/rules.yaml:765:7\n6009 rules/marlborough/rules.yaml:766:7\n6015 rules/marlborough/rules.yaml:2348:11\n6016 rules/marlborough/rules.yaml:2349:15\n6023 rules/marlborough/rules.yaml:2350:15\n6024 rules/marlborough/rules.yaml:2351:15\n6030 rules/marlborough/rules.yaml:2212:7\n6031 rules/marlborough/rules.yaml:2213:11\n6032 rules/marlborough/rules.yaml:2214:11\n6041 rules/marlborough/rules.yaml:2215:15\n6042 rules/marlborough/rules.yaml:2216:15\n6043 rules/marlborough/rules.yaml:2217:19\n6046 rules/marlborough/rules.yaml:2218:19\n6052 rules/marlborough/rules.yaml:976:7\n6053 rules/marlborough/rules.yaml:977:7\n6054 rules/marlborough/rules.yaml:978:11\n6055 rules/marlborough/rules.yaml:979:7\n6058 rules/marlborough/rules.yaml:981:11\n6059 rules/marlborough/rules.yaml:982:7\n6060 rules/marlborough/rules.yaml:983:11\n6061 rules/marlborough/rules.yaml:984:15\n6062 rules/marlborough/rules.yaml:985:7\n6063 rules/marlborough/rules.yaml:986:7\n6064 rules/marlborough/rules.yaml:987:7\n6065 rules/marlborough/rules.yaml:988:11\n6066 rules/marlborough/rules.yaml:989:7\n6067 rules/marlborough/rules.yaml:990:7\n6068 rules/marlborough/rules.yaml:991:7\n6069 rules/marlborough/rules.yaml:992:7\n6087 rules/marlborough/rules.yaml:993:7\n6096 rules/marlborough/rules.yaml:994:11\n6101 rules/marlborough/rules.yaml:995:7\n6102 rules/marlborough/rules.yaml:997:11\n6103 rules/marlborough/rules.yaml:998:15\n6104 rules/marlborough/rules.yaml:999:11\n6105 rules/marlborough/rules.yaml:1000:7\n6112 rules/marlborough/rules.yaml:1001:7\n6113 rules/marlborough/rules.yaml:1002:11\n6119 rules/marlborough/rules.yaml:2498:3\n6120 rules/marlborough/rules.yaml:2498:3\n6122 rules/marlborough/rules.yaml:2498:3\n6123 rules/marlborough/rules.yaml:2498:3\n6124 rules/marlborough/rules.yaml:2498:3\n6125 rules/marlborough/rules.yaml:2498:3\n6126 rules/marlborough/rules.yaml:2498:3\n6127 rules/marlborough/rules.yaml:2498:3\n6134 rules/marlborough/rules.yaml:2498:3\n6135 rules/marlborough/rules.yaml:2498:3\n6136 rules/marlborough/rules.yaml:2498:3\n6137 rules/marlborough/rules.yaml:2498:3\n6148 rules/marlborough/rules.yaml:2498:3\n6149 rules/marlborough/rules.yaml:2498:3\n6151 rules/marlborough/rules.yaml:2498:3\n6152 rules/marlborough/rules.yaml:2498:3\n6153 rules/marlborough/rules.yaml:2498:3\n6155 rules/marlborough/rules.yaml:2498:3\n6156 rules/marlborough/rules.yaml:2498:3\n6157 rules/marlborough/rules.yaml:2498:3\n6165 rules/marlborough/rules.yaml:1441:7\n6171 rules/marlborough/rules.yaml:1442:7\n6185 rules/marlborough/rules.yaml:1443:7\n6196 rules/marlborough/rules.yaml:1444:7\n6207 rules/marlborough/rules.yaml:1445:11\n6208 rules/marlborough/rules.yaml:1447:7\n6213 rules/marlborough/rules.yaml:1448:7\n6221 rules/marlborough/rules.yaml:1449:7\n6222 rules/marlborough/rules.yaml:1450:11\n6223 rules/marlborough/rules.yaml:1451:7\n6224 rules/marlborough/rules.yaml:1452:11\n6225 rules/marlborough/rules.yaml:1453:7\n6226 rules/marlborough/rules.yaml:1454:11\n6227 rules/marlborough/rules.yaml:1455:7\n6228 rules/marlborough/rules.yaml:1456:11\n6229 rules/marlborough/rules.yaml:1457:15\n6233 rules/marlborough/rules.yaml:1461:7\n6234 rules/marlborough/rules.yaml:1462:11\n6237 rules/marlborough/rules.yaml:1463:15\n6238 rules/marlborough/rules.yaml:1464:19\n6241 rules/marlborough/rules.yaml:1468:7\n6242 rules/marlborough/rules.yaml:1469:11\n6243 rules/marlborough/rules.yaml:1471:11\n6244 rules/marlborough/rules.yaml:1472:15\n6247 rules/marlborough/rules.yaml:1473:15\n6248 rules/marlborough/rules.yaml:1474:19\n6255 rules/marlborough/rules.yaml:1475:19\n6256 rules/marlborough/rules.yaml:1476:7\n6257 rules/marlborough/rules.yaml:1477:11\n6258 rules/marlborough/rules.yaml:1478:7\n6274 rules/marlborough/rules.yaml:1479:7\n6283 rules/marlborough/rules.yaml:1480:11\n6284 rules/marlborough/rules.yaml:1481:7\n6285 rules/marlborough/rules.yaml:1482:7\n6286 rules/marlborough/rules.yaml:1483:11\n6287 rules/marlborough/rules.yaml:1484:7\n6288 rules/marlborough/rules.yaml:1485:7\n6289 rules/marlborough/rules.yaml:1486:11\n6290 rules/marlborough/rules.yaml:1487:11\n6291 rules/marlborough/rules.yaml:1488:15\n6310 rules/marlborough/rules.yaml:1489:11\n6311 rules/marlborough/rules.yaml:1490:11\n6316 rules/marlborough/rules.yaml:1321:7\n6334 rules/marlborough/rules.yaml:1322:7\n6335 rules/marlborough/rules.yaml:1323:7\n6336 rules/marlborough/rules.yaml:1324:11\n6360 rules/marlborough/rules.yaml:1325:7\n6361 rules/marlborough/rules.yaml:1326:7\n6362 rules/marlborough/rules.yaml:1327:11\n6363 rules/marlborough/rules.yaml:1329:11\n6364 rules/marlborough/rules.yaml:1330:7\n6365 rules/marlborough/rules.yaml:1331:7\n6366 rules/marlborough/rules.yaml:1332:7\n6367 rules/marlborough/rules.yaml:1333:7\n6383 rules/marlborough/rules.yaml:1334:7\n6397 rules/marlborough/rules.yaml:1335:7\n6398 rules/marlborough/rules.yaml:1336:11\n6399 rules/marlborough/rules.yaml:1338:7\n6408 rules/marlborough/rules.yaml:1339:11\n6409 rules/marlborough/rules.yaml:1340:11\n6410 rules/marlborough/rules.yaml:1341:7\n6421 rules/marlborough/rules.yaml:1342:7\n6422 rules/marlborough/rules.yaml:1343:7\n6423 rules/marlborough/rules.yaml:1344:11\n6424 rules/marlborough/rules.yaml:1345:11\n6425 rules/marlborough/rules.yaml:1346:15\n6426 rules/marlborough/rules.yaml:1347:11\n6427 rules/marlborough/rules.yaml:1348:15\n6429 rules/marlborough/rules.yaml:1351:15\n6430 rules/marlborough/rules.yaml:1353:7\n6431 rules/marlborough/rules.yaml:1354:7\n6432 rules/marlborough/rules.yaml:1355:11\n6444 rules/marlborough/rules.yaml:1356:7\n6445 rules/marlborough/rules.yaml:1357:11\n6446 rules/marlborough/rules.yaml:1358:7\n6447 rules/marlborough/rules.yaml:1359:7\n6448 rules/marlborough/rules.yaml:1360:11\n6449 rules/marlborough/rules.yaml:1361:15\n6451 rules/marlborough/rules.yaml:1362:15\n6454 rules/marlborough/rules.yaml:1366:7\n6455 rules/marlborough/rules.yaml:1367:11\n6456 rules/marlborough/rules.yaml:1369:11\n6457 rules/marlborough/rules.yaml:1370:15\n6458 rules/marlborough/rules.yaml:1371:15\n6459 rules/marlborough/rules.yaml:1372:19\n6466 rules/marlborough/rules.yaml:1373:19\n6467 rules/marlborough/rules.yaml:1374:7\n6477 rules/marlborough/rules.yaml:1375:7\n6478 rules/marlborough/rules.yaml:1376:11\n6479 rules/marlborough/rules.yaml:1377:7\n6480 rules/marlborough/rules.yaml:1378:7\n6481 rules/marlborough/rules.yaml:1379:11\n6482 rules/marlborough/rules.yaml:1380:7\n6483 rules/marlborough/rules.yaml:1381:7\n6484 rules/marlborough/rules.yaml:1382:11\n6485 rules/marlborough/rules.yaml:1383:11\n6486 rules/marlborough/rules.yaml:1384:15\n6493 rules/marlborough/rules.yaml:1385:15\n6494 rules/marlborough/rules.yaml:1386:15\n6495 rules/marlborough/rules.yaml:1387:19\n6496 rules/marlborough/rules.yaml:1389:11\n6505 rules/marlborough/rules.yaml:1390:11\n6506 rules/marlborough/rules.yaml:1391:15\n6512 rules/marlborough/rules.yaml:1392:11\n6513 rules/marlborough/rules.yaml:1393:15\n6519 rules/marlborough/rules.yaml:1394:11\n6520 rules/marlborough/rules.yaml:1395:11\n6521 rules/marlborough/rules.yaml:1396:11\n6522 rules/marlborough/rules.yaml:1397:11\n6523 rules/marlborough/rules.yaml:1398:15\n6524 rules/marlborough/rules.yaml:1399:11\n6529 rules/marlborough/rules.yaml:1981:7\n6532 rules/marlborough/rules.yaml:1982:11\n6533 rules/marlborough/rules.yaml:1983:11\n6534 rules/marlborough/rules.yaml:1984:11\n6535 rules/marlborough/rules.yaml:1985:15\n6541 rules/marlborough/rules.yaml:1987:15\n6545 rules/marlborough/flow.yaml:11:7\n6546 rules/marlborough/flow.yaml:12:11\n6553 rules/marlborough/rules.yaml:941:7\n6554 rules/marlborough/rules.yaml:942:7\n6555 rules/marlborough/rules.yaml:943:7\n6556 rules/marlborough/rules.yaml:944:11\n6557 rules/marlborough/rules.yaml:945:11\n6558 rules/marlborough/rules.yaml:946:15\n6559 rules/marlborough/rules.yaml:947:15\n6560 rules/marlborough/rules.yaml:948:7\n6565 rules/marlborough/rules.yaml:949:11\n6566 rules/marlborough/rules.yaml:950:11\n6573 rules/marlborough/rules.yaml:951:11\n6574 rules/marlborough/rules.yaml:952:11\n6575 rules/marlborough/rules.yaml:953:11\n6576 rules/marlborough/rules.yaml:954:7\n6577 rules/marlborough/rules.yaml:955:11\n6582 rules/marlborough/rules.yaml:1549:7\n6583 rules/marlborough/rules.yaml:1550:7\n6584 rules/marlborough/rules.yaml:1551:11\n6585 rules/marlborough/rules.yaml:1552:11\n6586 rules/marlborough/rules.yaml:1553:7\n6589 rules/marlborough/rules.yaml:1554:7\n6590 rules/marlborough/rules.yaml:1555:7\n6598 rules/marlborough/rules.yaml:1999:7\n6599 rules/marlborough/rules.yaml:2000:7\n6600 rules/marlborough/rules.yaml:2001:11\n6601 rules/marlborough/rules.yaml:2002:11\n6608 rules/marlborough/rules.yaml:2003:15\n6609 rules/marlborough/rules.yaml:2004:15\n6621 rules/marlborough/rules.yaml:2005:15\n6643 rules/marlborough/rules.yaml:2006:15\n6644 rules/marlborough/rules.yaml:2007:15\n6645 rules/marlborough/rules.yaml:2008:19\n6652 rules/marlborough/rules.yaml:2009:19\n6653 rules/marlborough/rules.yaml:2010:23\n6656 rules/marlborough/rules.yaml:2011:23\n6657 rules/marlborough/rules.yaml:2013:19\n6658 rules/marlborough/rules.yaml:2014:23\n6659 rules/marlborough/rules.yaml:2015:23\n6664 rules/marlborough/rules.yaml:1647:7\n6668 rules/marlborough/rules.yaml:1648:7\n6669 rules/marlborough/rules.yaml:1649:11\n6670 rules/marlborough/rules.yaml:1650:11\n6671 rules/marlborough/rules.yaml:1651:7\n6672 rules/marlborough/rules.yaml:1652:11\n6676 rules/marlborough/flow.yaml:104:7\n6677 rules/marlborough/flow.yaml:105:11\n6681 rules/marlborough/flow.yaml:50:7\n6684 rules/marlborough/flow.yaml:51:11\n6685 rules/marlborough/flow.yaml:52:15\n6689 rules/marlborough/flow.yaml:67:7\n6692 rules/marlborough/flow.yaml:68:11\n6693 rules/marlborough/flow.yaml:69:15\n6697 rules/marlborough/flow.yaml:85:7\n6701 rules/marlborough/flow.yaml:61:7\n6702 rules/marlborough/flow.yaml:62:11\n6703 rules/marlborough/flow.yaml:63:15\n6707 rules/marlborough/flow.yaml:89:7\n6708 rules/marlborough/flow.yaml:90:11\n6712 rules/marlborough/flow.yaml:45:7\n6713 rules/marlborough/flow.yaml:46:11\n6717 rules/marlborough/flow.yaml:79:7\n6718 rules/marlborough/flow.yaml:80:11\n6719 rules/marlborough/flow.yaml:81:15\n6723 rules/marlborough/flow.yaml:56:7\n6724 rules/marlborough/flow.yaml:57:11\n6729 rules/marlborough/rules.yaml:1043:7\n6735 rules/marlborough/rules.yaml:1044:7\n6736 rules/marlborough/rules.yaml:1045:11\n6737 rules/marlborough/rules.yaml:1046:7\n6744 rules/marlborough/rules.yaml:1047:7\n6749 rules/marlborough/rules.yaml:2095:7\n6754 rules/marlborough/rules.yaml:2096:7\n6755 rules/marlborough/rules.yaml:2098:11\n6756 rules/marlborough/rules.yaml:2099:7\n6757 rules/marlborough/rules.yaml:2100:7\n6777 rules/marlborough/rules.yaml:1018:7\n6778 rules/marlborough/rules.yaml:1019:7\n6786 rules/marlborough/rules.yaml:1020:11\n6787 rules/marlborough/rules.yaml:1021:7\n6833 rules/marlborough/rules.yaml:1022:7\n6834 rules/marlborough/rules.yaml:1023:11\n6835 rules/marlborough/rules.yaml:1024:7\n6853 rules/marlborough/rules.yaml:1025:7\n6859 rules/marlborough/rules.yaml:1026:7\n6860 rules/marlborough/rules.yaml:1027:11\n6862 rules/marlborough/rules.yaml:1028:11\n6866 rules/marlborough/rules.yaml:1029:15\n6867 rules/marlborough/rules.yaml:1030:7\n6868 rules/marlborough/rules.yaml:1031:11\n6869 rules/marlborough/rules.yaml:1032:11\n6870 rules/marlborough/rules.yaml:1033:7\n6892 rules/marlborough/rules.yaml:1034:11\n6905 rules/marlborough/rules.yaml:1035:15\n6907 rules/marlborough/rules.yaml:1036:15\n6957 rules/marlborough/rules.yaml:1125:7\n6958 rules/marlborough/rules.yaml:1126:7\n6975 rules/marlborough/rules.yaml:1127:7\n6976 rules/marlborough/rules.yaml:1128:11\n6978 rules/marlborough/rules.yaml:1129:7\n6979 rules/marlborough/rules.yaml:1130:11\n6981 rules/marlborough/rules.yaml:1131:7\n6984 rules/marlborough/rules.yaml:1132:7\n6985 rules/marlborough/rules.yaml:1133:7\n6986 rules/marlborough/rules.yaml:1134:7\n6991 rules/marlborough/rules.yaml:1135:11\n6992 rules/marlborough/rules.yaml:1136:11\n7020 rules/marlborough/rules.yaml:1139:11\n7021 rules/marlborough/rules.yaml:1140:11\n7022 rules/marlborough/rules.yaml:1141:11\n7023 rules/marlborough/rules.yaml:1143:19\n7024 rules/marlborough/rules.yaml:1144:23\n7026 rules/marlborough/rules.yaml:1146:23\n7027 rules/marlborough/rules.yaml:1147:23\n7037 rules/marlborough/rules.yaml:1153:19\n7040 rules/marlborough/rules.yaml:1149:19\n7044 rules/marlborough/rules.yaml:1151:19\n7053 rules/marlborough/rules.yaml:1155:11\n7054 rules/marlborough/rules.yaml:1156:11\n7057 rules/marlborough/rules.yaml:1157:11\n7062 rules/marlborough/rules.yaml:1158:11\n7063 rules/marlborough/rules.yaml:1159:11\n7084 rules/marlborough/rules.yaml:1160:15\n7135 rules/marlborough/rules.yaml:1163:15\n7136 rules/marlborough/rules.yaml:1164:15\n7142 rules/marlborough/rules.yaml:1166:15\n7154 rules/marlborough/rules.yaml:1167:15\n7155 rules/marlborough/rules.yaml:1168:15\n7172 rules/marlborough/rules.yaml:1169:15\n7173 rules/marlborough/rules.yaml:1170:15\n7179 rules/marlborough/rules.yaml:1172:15\n7191 rules/marlborough/rules.yaml:1173:15\n7192 rules/marlborough/rules.yaml:1174:15\n7209 rules/marlborough/rules.yaml:1175:15\n7210 rules/marlborough/rules.yaml:1176:15\n7213 rules/marlborough/rules.yaml:1177:11\n7214 rules/marlborough/rules.yaml:1178:11\n7215 rules/marlborough/rules.yaml:1179:11\n7216 rules/marlborough/rules.yaml:1180:11\n7217 rules/marlborough/rules.yaml:1181:11\n7218 rules/marlborough/rules.yaml:1182:11\n7219 rules/marlborough/rules.yaml:1183:11\n7230 rules/marlborough/rules.yaml:1185:19\n7237 rules/marlborough/rules.yaml:1186:19\n7254 rules/marlborough/rules.yaml:1187:23\n7255 rules/marlborough/rules.yaml:1188:23\n7259 rules/marlborough/rules.yaml:1190:19\n7264 rules/marlborough/rules.yaml:1195:23\n7267 rules/marlborough/rules.yaml:1191:23\n7271 rules/marlborough/rules.yaml:1193:23\n7275 rules/marlborough/rules.yaml:1197:19\n7276 rules/marlborough/rules.yaml:1198:19\n7289 rules/marlborough/rules.yaml:1199:19\n7292 rules/marlborough/rules.yaml:1202:23\n7295 rules/marlborough/rules.yaml:1200:23\n7299 rules/marlborough/rules.yaml:1204:19\n7306 rules/marlborough/rules.yaml:1205:19\n7313 rules/marlborough/rules.yaml:1206:19\n7338 rules/marlborough/rules.yaml:1207:23\n7342 rules/marlborough/rules.yaml:1209:19\n7385 rules/marlborough/rules.yaml:2458:3\n7390 rules/marlborough/rules.yaml:2458:3\n7392 rules/marlborough/rules.yaml:2458:3\n7393 rules/marlborough/rules.yaml:2458:3\n7394 rules/marlborough/rules.yaml:2458:3\n7395 rules/marlborough/rules.yaml:2458:3\n7396 rules/marlborough/rules.yaml:2458:3\n7397 rules/marlborough/rules.yaml:2458:3\n7410 rules/marlborough/rules.yaml:2458:3\n7411 rules/marlborough/rules.yaml:2458:3\n7423 rules/marlborough/rules.yaml:2458:3\n7429 rules/marlborough/rules.yaml:2458:3\n7442 rules/marlborough/rules.yaml:2458:3\n7443 rules/marlborough/rules.yaml:2458:3\n7465 rules/marlborough/rules.yaml:2458:3\n7505 rules/marlborough/rules.yaml:2458:3\n7506 rules/marlborough/rules.yaml:2458:3\n7508 rules/marlborough/rules.yaml:2458:3\n7509 rules/marlborough/rules.yaml:2458:3\n7513 rules/marlborough/rules.yaml:2458:3\n7554 rules/marlborough/rules.yaml:1220:7\n7555 rules/marlborough/rules.yaml:1221:7\n7564 rules/marlborough/rules.yaml:1222:7\n7583 rules/marlborough/rules.yaml:1223:7\n7584 rules/marlborough/rules.yaml:1224:7\n7585 rules/marlborough/rules.yaml:1225:7\n7586 rules/marlborough/rules.yaml:1226:7\n7587 rules/marlborough/rules.yaml:1227:11\n7588 rules/marlborough/rules.yaml:1228:7\n7589 rules/marlborough/rules.yaml:1229:7\n7590 rules/marlborough/rules.yaml:1230:7\n7598 rules/marlborough/rules.yaml:1231:7\n7606 rules/marlborough/rules.yaml:1232:7\n7607 rules/marlborough/rules.yaml:1233:7\n7608 rules/marlborough/rules.yaml:1234:7\n7609 rules/marlborough/rules.yaml:1235:7\n7610 rules/marlborough/rules.yaml:1236:7\n7611 rules/marlborough/rules.yaml:1237:7\n7612 rules/marlborough/rules.yaml:1238:7\n7658 rules/marlborough/rules.yaml:1239:7\n7659 rules/marlborough/rules.yaml:1240:7\n7660 rules/marlborough/rules.yaml:1241:7\n7661 rules/marlborough/rules.yaml:1242:7\n7688 rules/marlborough/rules.yaml:1243:7\n7740 rules/marlborough/rules.yaml:1244:7\n7741 rules/marlborough/rules.yaml:1245:11\n7768 rules/marlborough/rules.yaml:1246:7\n7769 rules/marlborough/rules.yaml:1247:7\n7780 rules/marlborough/rules.yaml:1249:15\n7781 rules/marlborough/rules.yaml:1250:19\n7782 rules/marlborough/rules.yaml:1251:15\n7789 rules/marlborough/rules.yaml:1252:15\n7796 rules/marlborough/rules.yaml:1253:15\n7801 rules/marlborough/rules.yaml:1254:19\n7805 rules/marlborough/rules.yaml:1256:15\n7815 rules/marlborough/rules.yaml:1257:15\n7822 rules/marlborough/rules.yaml:1258:15\n7829 rules/marlborough/rules.yaml:1259:15\n7836 rules/marlborough/rules.yaml:1260:15\n7841 rules/marlborough/rules.yaml:1261:19\n7845 rules/marlborough/rules.yaml:1263:15\n7846 rules/marlborough/rules.yaml:1264:15\n7853 rules/marlborough/rules.yaml:1265:15\n7860 rules/marlborough/rules.yaml:1266:15\n7875 rules/marlborough/rules.yaml:1267:19\n7878 rules/marlborough/rules.yaml:1269:15\n7885 rules/marlborough/rules.yaml:1270:15\n7892 rules/marlborough/rules.yaml:1271:15\n7905 rules/marlborough/rules.yaml:1272:19\n7906 rules/marlborough/rules.yaml:1273:19\n7907 rules/marlborough/rules.yaml:1274:15\n7914 rules/marlborough/rules.yaml:1275:15\n7921 rules/marlborough/rules.yaml:1276:15\n7926 rules/marlborough/rules.yaml:1277:19\n7930 rules/marlborough/rules.yaml:1279:15\n7931 rules/marlborough/rules.yaml:1280:19\n7932 rules/marlborough/rules.yaml:1281:15\n7933 rules/marlborough/rules.yaml:1282:15\n7934 rules/marlborough/rules.yaml:1283:15\n7941 rules/marlborough/rules.yaml:1284:15\n7948 rules/marlborough/rules.yaml:1285:15\n7953 rules/marlborough/rules.yaml:1286:19\n7973 rules/marlborough/rules.yaml:1911:7\n7974 rules/marlborough/rules.yaml:1912:7\n7975 rules/marlborough/rules.yaml:1913:7\n7999 rules/marlborough/rules.yaml:1914:7\n8000 rules/marlborough/rules.yaml:1915:11\n8003 rules/marlborough/rules.yaml:1916:7\n8004 rules/marlborough/rules.yaml:1917:7\n8036 rules/marlborough/rules.yaml:1740:7\n8053 rules/marlborough/rules.yaml:1741:11\n8054 rules/marlborough/rules.yaml:1742:11\n8075 rules/marlborough/rules.yaml:1743:15\n8082 rules/marlborough/rules.yaml:1744:15\n8122 rules/marlborough/rules.yaml:1745:15\n8123 rules/marlborough/rules.yaml:1746:19\n8124 rules/marlborough/rules.yaml:1747:19\n8130 rules/marlborough/rules.yaml:1749:19\n8131 rules/marlborough/rules.yaml:1750:19\n8139 rules/marlborough/rules.yaml:1751:23\n8154 rules/marlborough/rules.yaml:1752:19\n8156 rules/marlborough/rules.yaml:1753:19\n8157 rules/marlborough/rules.yaml:1754:19\n8188 rules/marlborough/rules.yaml:1885:7\n8189 rules/marlborough/rules.yaml:1886:7\n8190 rules/marlborough/rules.yaml:1887:7\n8191 rules/marlborough/rules.yaml:1888:7\n8221 rules/marlborough/rules.yaml:1891:7\n8222 rules/marlborough/rules.yaml:1892:7\n8223 rules/marlborough/rules.yaml:1893:7\n8224 rules/marlborough/rules.yaml:1894:11\n8227 rules/marlborough/rules.yaml:1895:7\n8228 rules/marlborough/rules.yaml:1896:11\n8231 rules/marlborough/rules.yaml:1897:7\n8232 rules/marlborough/rules.yaml:1898:7\n8233 rules/marlborough/rules.yaml:1899:7\n8234 rules/marlborough/rules.yaml:1900:7\n8235 rules/marlborough/rules.yaml:1901:7\n8236 rules/marlborough/rules.yaml:1902:7\n8265 rules/marlborough/rules.yaml:1953:7\n8274 rules/marlborough/rules.yaml:1954:7\n8280 rules/marlborough/rules.yaml:1955:7\n8281 rules/marlborough/rules.yaml:1956:11\n8282 rules/marlborough/rules.yaml:1957:7\n8283 rules/marlborough/rules.yaml:1958:7\n8290 rules/marlborough/rules.yaml:1959:7\n8317 rules/marlborough/rules.yaml:1843:7\n8318 rules/marlborough/rules.yaml:1844:7\n8319 rules/marlborough/rules.yaml:1845:11\n8328 rules/marlborough/rules.yaml:1847:11\n8332 rules/marlborough/rules.yaml:1849:11\n8333 rules/marlborough/rules.yaml:1850:11\n8344 rules/marlborough/rules.yaml:1851:11\n8345 rules/marlborough/rules.yaml:1852:15\n8348 rules/marlborough/rules.yaml:1853:15\n8353 rules/marlborough/rules.yaml:1855:15\n8360 rules/marlborough/rules.yaml:1856:15\n8366 rules/marlborough/rules.yaml:1858:11\n8385 rules/marlborough/rules.yaml:1859:11\n8388 rules/marlborough/rules.yaml:1863:19\n8389 rules/marlborough/rules.yaml:1864:19\n8396 rules/marlborough/rules.yaml:1861:19\n8400 rules/marlborough/rules.yaml:1866:19\n8409 rules/marlborough/rules.yaml:1867:23\n8413 rules/marlborough/rules.yaml:1869:23\n8414 rules/marlborough/rules.yaml:1870:23\n8418 rules/marlborough/rules.yaml:1872:19\n8419 rules/marlborough/rules.yaml:1873:19\n8442 rules/marlborough/rules.yaml:1926:7\n8443 rules/marlborough/rules.yaml:1927:7\n8457 rules/marlborough/rules.yaml:1928:11\n8458 rules/marlborough/rules.yaml:1929:11\n8481 rules/marlborough/rules.yaml:1930:11\n8482 rules/marlborough/rules.yaml:1931:11\n8491 rules/marlborough/rules.yaml:1932:15\n8520 rules/marlborough/rules.yaml:1933:15\n8521 rules/marlborough/rules.yaml:1934:19\n8527 rules/marlborough/rules.yaml:1936:19\n8528 rules/marlborough/rules.yaml:1937:19\n8536 rules/marlborough/rules.yaml:1938:23\n8546 rules/marlborough/rules.yaml:1939:19\n8551 rules/marlborough/rules.yaml:1940:23\n8556 rules/marlborough/rules.yaml:1942:23\n8585 rules/marlborough/rules.yaml:1803:7\n8592 rules/marlborough/rules.yaml:1804:7\n8600 rules/marlborough/rules.yaml:1805:7\n8601 rules/marlborough/rules.yaml:1806:11\n8602 rules/marlborough/rules.yaml:1807:11\n8607 rules/marlborough/rules.yaml:1809:11\n8613 rules/marlborough/rules.yaml:1810:11\n8618 rules/marlborough/rules.yaml:1811:11\n8619 rules/marlborough/rules.yaml:1812:11\n8629 rules/marlborough/rules.yaml:1813:15\n8640 rules/marlborough/rules.yaml:1815:15\n8648 rules/marlborough/rules.yaml:1816:11\n8650 rules/marlborough/rules.yaml:1817:11\n8673 rules/marlborough/rules.yaml:835:7\n8676 rules/marlborough/rules.yaml:836:7\n8684 rules/marlborough/rules.yaml:837:11\n8696 rules/marlborough/rules.yaml:838:11\n8697 rules/marlborough/rules.yaml:839:15\n8700 rules/marlborough/rules.yaml:840:11\n8701 rules/marlborough/rules.yaml:841:11\n8704 rules/marlborough/rules.yaml:842:7\n8705 rules/marlborough/rules.yaml:843:7\n8718 rules/marlborough/rules.yaml:844:11\n8721 rules/marlborough/rules.yaml:847:15\n8722 rules/marlborough/rules.yaml:848:15\n8728 rules/marlborough/rules.yaml:845:15\n8735 rules/marlborough/rules.yaml:849:11\n8757 rules/marlborough/rules.yaml:2424:7\n8758 rules/marlborough/rules.yaml:2425:7\n8769 rules/marlborough/rules.yaml:2426:11\n8788 rules/marlborough/rules.yaml:2427:11\n8806 rules/marlborough/rules.yaml:2428:11\n8807 rules/marlborough/rules.yaml:2429:15\n8816 rules/marlborough/rules.yaml:2431:15\n8824 rules/marlborough/rules.yaml:2432:15\n8825 rules/marlborough/rules.yaml:2433:19\n8827 rules/marlborough/rules.yaml:2435:19\n8830 rules/marlborough/rules.yaml:2436:19\n8831 rules/marlborough/rules.yaml:2437:19\n8832 rules/marlborough/rules.yaml:2438:19\n8833 rules/marlborough/rules.yaml:2439:19\n8834 rules/marlborough/rules.yaml:2440:23\n8838 rules/marlborough/rules.yaml:2441:7\n8853 rules/marlborough/rules.yaml:1825:7\n8854 rules/marlborough/rules.yaml:1826:7\n8865 rules/marlborough/rules.yaml:1827:7\n8866 rules/marlborough/rules.yaml:1829:15\n8867 rules/marlborough/rules.yaml:1830:19\n8875 rules/marlborough/rules.yaml:1831:23\n8878 rules/marlborough/rules.yaml:1833:15\n8881 rules/marlborough/rules.yaml:1835:15\n8883 rules/marlborough/rules.yaml:1836:7\n8902 rules/marlborough/rules.yaml:1055:7\n8903 rules/marlborough/rules.yaml:1056:11\n8904 rules/marlborough/rules.yaml:1057:7\n8905 rules/marlborough/rules.yaml:1058:7\n8910 rules/marlborough/rules.yaml:1070:15\n8913 rules/marlborough/rules.yaml:1060:15\n8914 rules/marlborough/rules.yaml:1061:15\n8915 rules/marlborough/rules.yaml:1062:15\n8922 rules/marlborough/rules.yaml:1063:15\n8925 rules/marlborough/rules.yaml:1065:15\n8926 rules/marlborough/rules.yaml:1066:15\n8927 rules/marlborough/rules.yaml:1067:15\n8934 rules/marlborough/rules.yaml:1068:15\n8952 rules/marlborough/rules.yaml:1567:7\n8977 rules/marlborough/rules.yaml:1568:11\n8982 rules/marlborough/rules.yaml:1569:11\n8996 rules/marlborough/rules.yaml:1570:15\n8997 rules/marlborough/rules.yaml:1571:15\n9028 rules/marlborough/rules.yaml:1081:7\n9029 rules/marlborough/rules.yaml:1082:7\n9043 rules/marlborough/rules.yaml:1083:7\n9044 rules/marlborough/rules.yaml:1084:11\n9045 rules/marlborough/rules.yaml:1085:15\n9046 rules/marlborough/rules.yaml:1086:7\n9047 rules/marlborough/rules.yaml:1087:7\n9056 rules/marlborough/rules.yaml:1088:7\n9061 rules/marlborough/rules.yaml:1089:11\n9062 rules/marlborough/rules.yaml:1090:11\n9063 rules/marlborough/rules.yaml:1091:11\n9075 rules/marlborough/rules.yaml:1092:11\n9084 rules/marlborough/rules.yaml:1093:11\n9085 rules/marlborough/rules.yaml:1094:15\n9086 rules/marlborough/rules.yaml:1095:19\n9094 rules/marlborough/rules.yaml:1097:15\n9107 rules/marlborough/rules.yaml:1098:15\n9108 rules/marlborough/rules.yaml:1099:19\n9110 rules/marlborough/rules.yaml:1100:15\n9113 rules/marlborough/rules.yaml:1101:7\n9114 rules/marlborough/rules.yaml:1102:7\n9155 rules/marlborough/rules.yaml:2284:7\n9156 rules/marlborough/rules.yaml:2285:7\n9166 rules/marlborough/rules.yaml:2286:7\n9171 rules/marlborough/rules.yaml:2287:7\n9195 rules/marlborough/rules.yaml:2288:7\n9196 rules/marlborough/rules.yaml:2289:11\n9197 rules/marlborough/rules.yaml:2290:7\n9214 rules/marlborough/rules.yaml:2291:7\n9215 rules/marlborough/rules.yaml:2292:11\n9216 rules/marlborough/rules.yaml:2293:7\n9227 rules/marlborough/rules.yaml:2294:11\n9241 rules/marlborough/rules.yaml:2295:11\n9242 rules/marlborough/rules.yaml:2296:11\n9243 rules/marlborough/rules.yaml:2297:11\n9244 rules/marlborough/rules.yaml:2298:15\n9245 rules/marlborough/rules.yaml:2299:19\n9251 rules/marlborough/rules.yaml:2301:15\n9252 rules/marlborough/rules.yaml:2302:15\n9253 rules/marlborough/rules.yaml:2303:19\n9265 rules/marlborough/rules.yaml:2305:19\n9291 rules/marlborough/rules.yaml:2306:19\n9295 rules/marlborough/rules.yaml:2307:7\n9306 rules/marlborough/rules.yaml:2308:11\n9307 rules/marlborough/rules.yaml:2309:11\n9308 rules/marlborough/rules.yaml:2310:11\n9309 rules/marlborough/rules.yaml:2311:11\n9318 rules/marlborough/rules.yaml:2312:11\n9319 rules/marlborough/rules.yaml:2313:11\n9322 rules/marlborough/rules.yaml:2314:11\n9328 rules/marlborough/rules.yaml:2315:15\n9340 rules/marlborough/rules.yaml:2316:19\n9357 rules/marlborough/rules.yaml:2317:19\n9377 rules/marlborough/rules.yaml:2318:23\n9414 rules/marlborough/rules.yaml:2319:23\n9415 rules/marlborough/rules.yaml:2320:23\n9419 rules/marlborough/rules.yaml:2321:7\n9420 rules/marlborough/rules.yaml:2322:11\n9442 rules/marlborough/rules.yaml:1501:7\n9443 rules/marlborough/rules.yaml:1502:7\n9459 rules/marlborough/rules.yaml:1503:7\n9470 rules/marlborough/rules.yaml:1504:11\n9497 rules/marlborough/rules.yaml:1505:15\n9510 rules/marlborough/rules.yaml:1506:15\n9516 rules/marlborough/rules.yaml:1507:19\n9517 rules/marlborough/rules.yaml:1508:19\n9520 rules/marlborough/rules.yaml:1518:23\n9524 rules/marlborough/rules.yaml:1509:23\n9525 rules/marlborough/rules.yaml:1510:23\n9561 rules/marlborough/rules.yaml:1511:23\n9562 rules/marlborough/rules.yaml:1512:27\n9564 rules/marlborough/rules.yaml:1513:23\n9576 rules/marlborough/rules.yaml:1514:23\n9577 rules/marlborough/rules.yaml:1515:27\n9578 rules/marlborough/rules.yaml:1516:31\n9607 rules/marlborough/rules.yaml:2479:3\n9612 rules/marlborough/rules.yaml:2479:3\n9614 rules/marlborough/rules.yaml:2479:3\n9615 rules/marlborough/rules.yaml:2479:3\n9616 rules/marlborough/rules.yaml:2479:3\n9617 rules/marlborough/rules.yaml:2479:3\n9618 rules/marlborough/rules.yaml:2479:3\n9619 rules/marlborough/rules.yaml:2479:3\n9632 rules/marlborough/rules.yaml:2479:3\n9633 rules/marlborough/rules.yaml:2479:3\n9645 rules/marlborough/rules.yaml:2479:3\n9651 rules/marlborough/rules.yaml:2479:3\n9656 rules/marlborough/rules.yaml:2479:3\n9657 rules/marlborough/rules.yaml:2479:3\n9679 rules/marlborough/rules.yaml:2479:3\n9719 rules/marlborough/rules.yaml:2479:3\n9720 rules/marlborough/rules.yaml:2479:3\n9722 rules/marlborough/rules.yaml:2479:3\n9723 rules/marlborough/rules.yaml:2479:3\n9727 rules/marlborough/rules.yaml:2479:3\n9745 rules/marlborough/rules.yaml:2130:7\n9750 rules/marlborough/rules.yaml:2131:7\n9758 rules/marlborough/rules.yaml:2132:11\n9764 rules/marlborough/rules.yaml:2133:11\n9765 rules/marlborough/rules.yaml:2134:15\n9766 rules/marlborough/rules.yaml:2135:15\n9768 rules/marlborough/rules.yaml:2137:15\n9792 rules/marlborough/rules.yaml:1109:7\n9793 rules/marlborough/rules.yaml:1110:7\n9796 rules/marlborough/rules.yaml:1114:11\n9804 rules/marlborough/rules.yaml:1111:11\n9810 rules/marlborough/rules.yaml:1112:11\n9826 rules/marlborough/rules.yaml:1718:7\n9827 rules/marlborough/rules.yaml:1719:7\n9828 rules/marlborough/rules.yaml:1720:7\n9833 rules/marlborough/rules.yaml:1721:11\n9850 rules/marlborough/rules.yaml:1774:7\n9851 rules/marlborough/rules.yaml:1775:7\n9852 rules/marlborough/rules.yaml:1776:7\n9853 rules/marlborough/rules.yaml:1777:7\n9889 rules/marlborough/rules.yaml:1585:7\n9914 rules/marlborough/rules.yaml:1586:11\n9915 rules/marlborough/rules.yaml:1587:11\n9916 rules/marlborough/rules.yaml:1588:11\n9917 rules/marlborough/rules.yaml:1589:15\n9926 rules/marlborough/rules.yaml:1591:15\n9939 rules/marlborough/rules.yaml:1592:15\n9941 rules/marlborough/rules.yaml:1593:15\n9945 rules/marlborough/rules.yaml:1594:7\n9952 rules/marlborough/rules.yaml:1595:7\n9953 rules/marlborough/rules.yaml:1596:7\n9958 rules/marlborough/rules.yaml:1597:7\n9966 rules/marlborough/rules.yaml:1598:11\n9979 rules/marlborough/rules.yaml:1599:11\n9984 rules/marlborough/rules.yaml:1600:15\n9987 rules/marlborough/rules.yaml:1601:15\n9994 rules/marlborough/rules.yaml:1602:15\n9995 rules/marlborough/rules.yaml:1603:15\n9998 rules/marlborough/rules.yaml:1604:7\n9999 rules/marlborough/rules.yaml:1605:7\n10010 rules/marlborough/rules.yaml:1606:11\n10013 rules/marlborough/rules.yaml:1607:11\n10068 rules/marlborough/rules.yaml:1608:11\n10069 rules/marlborough/rules.yaml:1609:15\n10078 rules/marlborough/rules.yaml:1611:15\n10084 rules/marlborough/rules.yaml:1612:15\n10085 rules/marlborough/rules.yaml:1613:19\n10087 rules/marlborough/rules.yaml:1615:19\n10090 rules/marlborough/rules.yaml:1616:19\n10091 rules/marlborough/rules.yaml:1617:19\n10095 rules/marlborough/rules.yaml:1618:7\n10096 rules/marlborough/rules.yaml:1619:7\n10107 rules/marlborough/rules.yaml:1620:11\n10135 rules/marlborough/rules.yaml:1621:11\n10136 rules/marlborough/rules.yaml:1622:15\n10145 rules/marlborough/rules.yaml:1624:15\n10153 rules/marlborough/rules.yaml:1625:15\n10154 rules/marlborough/rules.yaml:1626:19\n10160 rules/marlborough/rules.yaml:1628:19\n10165 rules/marlborough/rules.yaml:1629:19\n10168 rules/marlborough/rules.yaml:1630:19\n10169 rules/marlborough/rules.yaml:1631:19\n10173 rules/marlborough/rules.yaml:1632:23\n10175 rules/marlborough/rules.yaml:1633:23\n10184 rules/marlborough/rules.yaml:1635:23\n10197 rules/marlborough/rules.yaml:1636:23\n10199 rules/marlborough/rules.yaml:1637:23\n10265 rules/marlborough/rules.yaml:1528:7\n10286 rules/marlborough/rules.yaml:1529:7\n10291 rules/marlborough/rules.yaml:1530:11\n10292 rules/marlborough/rules.yaml:1531:7\n10293 rules/marlborough/rules.yaml:1532:7\n10314 rules/marlborough/rules.yaml:1533:7\n10315 rules/marlborough/rules.yaml:1534:11\n10316 rules/marlborough/rules.yaml:1535:11\n10317 rules/marlborough/rules.yaml:1536:15\n10318 rules/marlborough/rules.yaml:1537:11\n10319 rules/marlborough/rules.yaml:1538:7\n10332 rules/marlborough/rules.yaml:1539:7\n10333 rules/marlborough/rules.yaml:1540:11\n10335 rules/marlborough/rules.yaml:1541:7\n10361 rules/marlborough/rules.yaml:2517:1\n10362 rules/marlborough/rules.yaml:2517:1\n10363 rules/marlborough/rules.yaml:2517:1\n10374 rules/marlborough/rules.yaml:2517:1\n10375 rules/marlborough/rules.yaml:2517:1\n10387 rules/marlborough/rules.yaml:2517:1\n10406 rules/marlborough/rules.yaml:2517:1\n10440 rules/marlborough/rules.yaml:2517:1\n10441 rules/marlborough/rules.yaml:2517:1\n10447 rules/marlborough/rules.yaml:2517:1\n10448 rules/marlborough/rules.yaml:2517:1\n10449 rules/marlborough/rules.yaml:2517:1\n10450 rules/marlborough/rules.yaml:2517:1\n10451 rules/marlborough/rules.yaml:2517:1\n10452 rules/marlborough/rules.yaml:2517:1\n10463 rules/marlborough/rules.yaml:2517:1\n10486 rules/marlborough/rules.yaml:2517:1\n10529 rules/marlborough/rules.yaml:2517:1\n10530 rules/marlborough/rules.yaml:2517:1\n10531 rules/marlborough/rules.yaml:2517:1\n10535 rules/marlborough/rules.yaml:2517:1\n10536 rules/marlborough/rules.yaml:2517:1\n10537 rules/marlborough/rules.yaml:2517:1\n10538 rules/marlborough/rules.yaml:2517:1\n10564 rules/marlborough/rules.yaml:1784:7\n10570 rules/marlborough/rules.yaml:1785:7\n10591 rules/marlborough/rules.yaml:1786:7\n10592 rules/marlborough/rules.yaml:1787:11\n10593 rules/marlborough/rules.yaml:1788:11\n10599 rules/marlborough/rules.yaml:1789:15\n10600 rules/marlborough/rules.yaml:1790:7\n10627 rules/marlborough/rules.yaml:1791:11\n10652 rules/marlborough/rules.yaml:1792:7\n10673 rules/marlborough/rules.yaml:1793:11\n10709 rules/marlborough/rules.yaml:2115:7\n10728 rules/marlborough/rules.yaml:2116:7\n10729 rules/marlborough/rules.yaml:2117:11\n10730 rules/marlborough/rules.yaml:2118:11\n10731 rules/marlborough/rules.yaml:2119:7\n10742 rules/marlborough/rules.yaml:2120:7\n10760 rules/marlborough/rules.yaml:2121:7\n10762 rules/marlborough/rules.yaml:2122:7\n10802 rules/marlborough/rules.yaml:1408:7\n10803 rules/marlborough/rules.yaml:1409:11\n10804 rules/marlborough/rules.yaml:1410:7\n10805 rules/marlborough/rules.yaml:1411:7\n10806 rules/marlborough/rules.yaml:1412:7\n10817 rules/marlborough/rules.yaml:1413:11\n10822 rules/marlborough/rules.yaml:1414:15\n10826 rules/marlborough/rules.yaml:1416:15\n10833 rules/marlborough/rules.yaml:1417:11\n10838 rules/marlborough/rules.yaml:1418:15\n10845 rules/marlborough/rules.yaml:1419:11\n10846 rules/marlborough/rules.yaml:1420:15\n10848 rules/marlborough/rules.yaml:1422:15\n10849 rules/marlborough/rules.yaml:1423:11\n10863 rules/marlborough/rules.yaml:2452:7\n10865 rules/marlborough/rules.yaml:2453:7\n10876 rules/marlborough/rules.yaml:2454:7\n10880 rules/marlborough/rules.yaml:2455:7\n10901 rules/marlborough/rules.yaml:2168:7\n10902 rules/marlborough/rules.yaml:2169:7\n10903 rules/marlborough/rules.yaml:2170:11\n10904 rules/marlborough/rules.yaml:2171:7\n10921 rules/marlborough/rules.yaml:2172:7\n10925 rules/marlborough/rules.yaml:2173:7\n10926 rules/marlborough/rules.yaml:2174:7\n10933 rules/marlborough/rules.yaml:2175:11\n10934 rules/marlborough/rules.yaml:2176:7\n10945 rules/marlborough/rules.yaml:2177:7\n10946 rules/marlborough/rules.yaml:2178:11\n10947 rules/marlborough/rules.yaml:2179:7\n10948 rules/marlborough/rules.yaml:2180:7\n10949 rules/marlborough/rules.yaml:2181:7\n10950 rules/marlborough/rules.yaml:2182:7\n10951 rules/marlborough/rules.yaml:2183:7\n10952 rules/marlborough/rules.yaml:2185:15\n10963 rules/marlborough/rules.yaml:2187:15\n10967 rules/marlborough/rules.yaml:2189:15\n10971 rules/marlborough/rules.yaml:2191:15\n10978 rules/marlborough/rules.yaml:2192:15\n10982 rules/marlborough/rules.yaml:2194:15\n10989 rules/marlborough/rules.yaml:2195:15\n10998 rules/marlborough/rules.yaml:2196:15\n11006 rules/marlborough/rules.yaml:2197:19\n11012 rules/marlborough/rules.yaml:2198:19\n11015 rules/marlborough/rules.yaml:2199:15\n11102 rules/marlborough/rules.yaml:2147:7\n11103 rules/marlborough/rules.yaml:2148:7\n11104 rules/marlborough/rules.yaml:2149:7\n11105 rules/marlborough/rules.yaml:2150:11\n11106 rules/marlborough/rules.yaml:2151:11\n11107 rules/marlborough/rules.yaml:2152:7\n11110 rules/marlborough/rules.yaml:2153:7\n11111 rules/marlborough/rules.yaml:2154:7\n11114 rules/marlborough/rules.yaml:2155:7\n11115 rules/marlborough/rules.yaml:2156:7\n11122 rules/marlborough/rules.yaml:2157:7\n11123 rules/marlborough/rules.yaml:2158:11\n11140 rules/marlborough/rules.yaml:2255:7\n11141 rules/marlborough/rules.yaml:2256:7\n11152 rules/marlborough/rules.yaml:2257:11\n11162 rules/marlborough/rules.yaml:2258:11\n11167 rules/marlborough/rules.yaml:2259:11\n11168 rules/marlborough/rules.yaml:2260:15\n11177 rules/marlborough/rules.yaml:2262:15\n11183 rules/marlborough/rules.yaml:2263:15\n11184 rules/marlborough/rules.yaml:2264:19\n11186 rules/marlborough/rules.yaml:2266:19\n11189 rules/marlborough/rules.yaml:2267:19\n11190 rules/marlborough/rules.yaml:2268:19\n11213 rules/marlborough/rules.yaml:1681:7\n11214 rules/marlborough/rules.yaml:1682:7\n11215 rules/marlborough/rules.yaml:1683:7\n11216 rules/marlborough/rules.yaml:1684:7\n11227 rules/marlborough/rules.yaml:1685:11\n11237 rules/marlborough/rules.yaml:1686:11\n11238 rules/marlborough/rules.yaml:1687:11\n11239 rules/marlborough/rules.yaml:1688:11\n11240 rules/marlborough/rules.yaml:1689:15\n11251 rules/marlborough/rules.yaml:1691:15\n11264 rules/marlborough/rules.yaml:1692:15\n11271 rules/marlborough/rules.yaml:1694:15\n11284 rules/marlborough/rules.yaml:1695:15\n11285 rules/marlborough/rules.yaml:1696:19\n11287 rules/marlborough/rules.yaml:1698:19\n11291 rules/marlborough/rules.yaml:1699:7\n11294 rules/marlborough/rules.yaml:1700:7\n11319 rules/marlborough/rules.yaml:2027:7\n11320 rules/marlborough/rules.yaml:2028:7\n11321 rules/marlborough/rules.yaml:2029:7\n11322 rules/marlborough/rules.yaml:2030:7\n11323 rules/marlborough/rules.yaml:2031:7\n11324 rules/marlborough/rules.yaml:2032:7\n11325 rules/marlborough/rules.yaml:2034:15\n11326 rules/marlborough/rules.yaml:2035:19\n11328 rules/marlborough/rules.yaml:2037:19\n11333 rules/marlborough/rules.yaml:2044:15\n11334 rules/marlborough/rules.yaml:2045:15\n11341 rules/marlborough/rules.yaml:2053:15\n11344 rules/marlborough/rules.yaml:2039:15\n11347 rules/marlborough/rules.yaml:2042:19\n11350 rules/marlborough/rules.yaml:2040:19\n11354 rules/marlborough/rules.yaml:2047:15\n11355 rules/marlborough/rules.yaml:2048:15\n11359 rules/marlborough/rules.yaml:2050:15\n11360 rules/marlborough/rules.yaml:2051:15\n11390 rules/marlborough/rules.yaml:2382:7\n11391 rules/marlborough/rules.yaml:2383:7\n11392 rules/marlborough/rules.yaml:2384:7\n11410 rules/marlborough/rules.yaml:2385:7\n11411 rules/marlborough/rules.yaml:2386:11\n11414 rules/marlborough/rules.yaml:2387:7\n11415 rules/marlborough/rules.yaml:2388:7\n11416 rules/marlborough/rules.yaml:2389:7\n11425 rules/marlborough/rules.yaml:2390:7\n11426 rules/marlborough/rules.yaml:2391:7\n11427 rules/marlborough/rules.yaml:2392:7\n11428 rules/marlborough/rules.yaml:2393:11\n11429 rules/marlborough/rules.yaml:2394:11\n11430 rules/marlborough/rules.yaml:2395:7\n11431 rules/marlborough/rules.yaml:2396:11\n11432 rules/marlborough/rules.yaml:2397:7\n11433 rules/marlborough/rules.yaml:2398:7\n11451 rules/marlborough/rules.yaml:2399:7\n11452 rules/marlborough/rules.yaml:2400:11\n11453 rules/marlborough/rules.yaml:2401:15\n11455 rules/marlborough/rules.yaml:2402:11\n11456 rules/marlborough/rules.yaml:2403:7\n11469 rules/marlborough/rules.yaml:2404:7\n11470 rules/marlborough/rules.yaml:2405:11\n11471 rules/marlborough/rules.yaml:2406:7\n11484 rules/marlborough/rules.yaml:2407:7\n11489 rules/marlborough/rules.yaml:2408:11\n11490 rules/marlborough/rules.yaml:2409:11\n11515 rules/marlborough/rules.yaml:2410:11\n11516 rules/marlborough/rules.yaml:2411:11\n11536 rules/marlborough/rules.yaml:2362:7\n11537 rules/marlborough/rules.yaml:2363:7\n11545 rules/marlborough/rules.yaml:2364:11\n11551 rules/marlborough/rules.yaml:2365:11\n11556 rules/marlborough/rules.yaml:2366:15\n11562 rules/marlborough/rules.yaml:2367:15\n11564 rules/marlborough/rules.yaml:2368:7\n11595 rules/marlborough/rules.yaml:2336:7\n11603 rules/marlborough/rules.yaml:2337:7\n11604 rules/marlborough/rules.yaml:2338:11\n11605 rules/marlborough/rules.yaml:2339:11\n11606 rules/marlborough/rules.yaml:2340:7\n11607 rules/marlborough/rules.yaml:2341:7\n11610 rules/marlborough/rules.yaml:2342:7\n11611 rules/marlborough/rules.yaml:2343:7\n11612 rules/marlborough/rules.yaml:2344:11\n11613 rules/marlborough/rules.yaml:2345:7\n11614 rules/marlborough/rules.yaml:2346:7\n11631 rules/marlborough/rules.yaml:2347:11\n11632 rules/marlborough/rules.yaml:2348:11\n11641 rules/marlborough/rules.yaml:2349:15\n11654 rules/marlborough/rules.yaml:2350:15\n11655 rules/marlborough/rules.yaml:2351:15\n11657 rules/marlborough/rules.yaml:2352:15\n11677 rules/marlborough/rules.yaml:2212:7\n11688 rules/marlborough/rules.yaml:2213:11\n11689 rules/marlborough/rules.yaml:2214:11\n11710 rules/marlborough/rules.yaml:2215:15\n11718 rules/marlborough/rules.yaml:2216:15\n11719 rules/marlborough/rules.yaml:2217:19\n11722 rules/marlborough/rules.yaml:2218:19\n11723 rules/marlborough/rules.yaml:2219:19\n11748 rules/marlborough/rules.yaml:976:7\n11757 rules/marlborough/rules.yaml:977:7\n11758 rules/marlborough/rules.yaml:978:11\n11759 rules/marlborough/rules.yaml:979:7\n11762 rules/marlborough/rules.yaml:980:11\n11763 rules/marlborough/rules.yaml:981:11\n11764 rules/marlborough/rules.yaml:982:7\n11765 rules/marlborough/rules.yaml:983:11\n11766 rules/marlborough/rules.yaml:984:15\n11767 rules/marlborough/rules.yaml:985:7\n11774 rules/marlborough/rules.yaml:986:7\n11783 rules/marlborough/rules.yaml:987:7\n11784 rules/marlborough/rules.yaml:988:11\n11785 rules/marlborough/rules.yaml:989:7\n11786 rules/marlborough/rules.yaml:990:7\n11787 rules/marlborough/rules.yaml:991:7\n11788 rules/marlborough/rules.yaml:992:7\n11806 rules/marlborough/rules.yaml:993:7\n11809 rules/marlborough/rules.yaml:994:11\n11814 rules/marlborough/rules.yaml:995:7\n11815 rules/marlborough/rules.yaml:996:11\n11816 rules/marlborough/rules.yaml:997:11\n11817 rules/marlborough/rules.yaml:998:15\n11818 rules/marlborough/rules.yaml:999:11\n11819 rules/marlborough/rules.yaml:1000:7\n11832 rules/marlborough/rules.yaml:1001:7\n11833 rules/marlborough/rules.yaml:1002:11\n11835 rules/marlborough/rules.yaml:1003:7\n11858 rules/marlborough/rules.yaml:2498:3\n11863 rules/marlborough/rules.yaml:2498:3\n11865 rules/marlborough/rules.yaml:2498:3\n11866 rules/marlborough/rules.yaml:2498:3\n11867 rules/marlborough/rules.yaml:2498:3\n11868 rules/marlborough/rules.yaml:2498:3\n11869 rules/marlborough/rules.yaml:2498:3\n11870 rules/marlborough/rules.yaml:2498:3\n11883 rules/marlborough/rules.yaml:2498:3\n11884 rules/marlborough/rules.yaml:2498:3\n11896 rules/marlborough/rules.yaml:2498:3\n11902 rules/marlborough/rules.yaml:2498:3\n11905 rules/marlborough/rules.yaml:2498:3\n11906 rules/marlborough/rules.yaml:2498:3\n11927 rules/marlborough/rules.yaml:2498:3\n11965 rules/marlborough/rules.yaml:2498:3\n11966 rules/marlborough/rules.yaml:2498:3\n11968 rules/marlborough/rules.yaml:2498:3\n11969 rules/marlborough/rules.yaml:2498:3\n11973 rules/marlborough/rules.yaml:2498:3\n12012 rules/marlborough/rules.yaml:1441:7\n12018 rules/marlborough/rules.yaml:1442:7\n12032 rules/marlborough/rules.yaml:1443:7\n12043 rules/marlborough/rules.yaml:1444:7\n12047 rules/marlborough/rules.yaml:1445:11\n12048 rules/marlborough/rules.yaml:1446:11\n12049 rules/marlborough/rules.yaml:1447:7\n12050 rules/marlborough/rules.yaml:1448:7\n12106 rules/marlborough/rules.yaml:1449:7\n12107 rules/marlborough/rules.yaml:1450:11\n12108 rules/marlborough/rules.yaml:1451:7\n12112 rules/marlborough/rules.yaml:1452:11\n12113 rules/marlborough/rules.yaml:1453:7\n12114 rules/marlborough/rules.yaml:1454:11\n12115 rules/marlborough/rules.yaml:1455:7\n12116 rules/marlborough/rules.yaml:1456:11\n12117 rules/marlborough/rules.yaml:1457:15\n12119 rules/marlborough/rules.yaml:1458:11\n12121 rules/marlborough/rules.yaml:1460:11\n12122 rules/marlborough/rules.yaml:1461:7\n12123 rules/marlborough/rules.yaml:1462:11\n12126 rules/marlborough/rules.yaml:1463:15\n12127 rules/marlborough/rules.yaml:1464:19\n12128 rules/marlborough/rules.yaml:1465:15\n12130 rules/marlborough/rules.yaml:1467:15\n12131 rules/marlborough/rules.yaml:1468:7\n12136 rules/marlborough/rules.yaml:1469:11\n12137 rules/marlborough/rules.yaml:1470:11\n12138 rules/marlborough/rules.yaml:1471:11\n12143 rules/marlborough/rules.yaml:1472:15\n12144 rules/marlborough/rules.yaml:1473:15\n12152 rules/marlborough/rules.yaml:1474:19\n12164 rules/marlborough/rules.yaml:1475:19\n12167 rules/marlborough/rules.yaml:1476:7\n12172 rules/marlborough/rules.yaml:1477:11\n12179 rules/marlborough/rules.yaml:1478:7\n12195 rules/marlborough/rules.yaml:1479:7\n12200 rules/marlborough/rules.yaml:1480:11\n12201 rules/marlborough/rules.yaml:1481:7\n12202 rules/marlborough/rules.yaml:1482:7\n12203 rules/marlborough/rules.yaml:1483:11\n12204 rules/marlborough/rules.yaml:1484:7\n12221 rules/marlborough/rules.yaml:1485:7\n12226 rules/marlborough/rules.yaml:1486:11\n12227 rules/marlborough/rules.yaml:1487:11\n12228 rules/marlborough/rules.yaml:1488:15\n12247 rules/marlborough/rules.yaml:1489:11\n12253 rules/marlborough/rules.yaml:1490:11\n12290 rules/marlborough/rules.yaml:1321:7\n12315 rules/marlborough/rules.yaml:1322:7\n12316 rules/marlborough/rules.yaml:1323:7\n12317 rules/marlborough/rules.yaml:1324:11\n12345 rules/marlborough/rules.yaml:1325:7\n12362 rules/marlborough/rules.yaml:1326:7\n12363 rules/marlborough/rules.yaml:1327:11\n12364 rules/marlborough/rules.yaml:1328:11\n12365 rules/marlborough/rules.yaml:1329:11\n12366 rules/marlborough/rules.yaml:1330:7\n12367 rules/marlborough/rules.yaml:1331:7\n12368 rules/marlborough/rules.yaml:1332:7\n12369 rules/marlborough/rules.yaml:1333:7\n12389 rules/marlborough/rules.yaml:1334:7\n12411 rules/marlborough/rules.yaml:1335:7\n12412 rules/marlborough/rules.yaml:1336:11\n12413 rules/marlborough/rules.yaml:1337:11\n12414 rules/marlborough/rules.yaml:1338:7\n12423 rules/marlborough/rules.yaml:1339:11\n12429 rules/marlborough/rules.yaml:1340:11\n12431 rules/marlborough/rules.yaml:1341:7\n12442 rules/marlborough/rules.yaml:1342:7\n12443 rules/marlborough/rules.yaml:1343:7\n12448 rules/marlborough/rules.yaml:1344:11\n12449 rules/marlborough/rules.yaml:1345:11\n12459 rules/marlborough/rules.yaml:1346:15\n12489 rules/marlborough/rules.yaml:1347:11\n12490 rules/marlborough/rules.yaml:1348:15\n12491 rules/marlborough/rules.yaml:1349:15\n12493 rules/marlborough/rules.yaml:1351:15\n12494 rules/marlborough/rules.yaml:1352:15\n12497 rules/marlborough/rules.yaml:1353:7\n12498 rules/marlborough/rules.yaml:1354:7\n12506 rules/marlborough/rules.yaml:1355:11\n12521 rules/marlborough/rules.yaml:1356:7\n12522 rules/marlborough/rules.yaml:1357:11\n12523 rules/marlborough/rules.yaml:1358:7\n12524 rules/marlborough/rules.yaml:1359:7\n12525 rules/marlborough/rules.yaml:1360:11\n12526 rules/marlborough/rules.yaml:1361:15\n12528 rules/marlborough/rules.yaml:1362:15\n12529 rules/marlborough/rules.yaml:1363:11\n12531 rules/marlborough/rules.yaml:1365:11\n12532 rules/marlborough/rules.yaml:1366:7\n12537 rules/marlborough/rules.yaml:1367:11\n12538 rules/marlborough/rules.yaml:1368:11\n12539 rules/marlborough/rules.yaml:1369:11\n12544 rules/marlborough/rules.yaml:1370:15\n12545 rules/marlborough/rules.yaml:1371:15\n12553 rules/marlborough/rules.yaml:1372:19\n12565 rules/marlborough/rules.yaml:1373:19\n12568 rules/marlborough/rules.yaml:1374:7\n12578 rules/marlborough/rules.yaml:1375:7\n12579 rules/marlborough/rules.yaml:1376:11\n12580 rules/marlborough/rules.yaml:1377:7\n12581 rules/marlborough/rules.yaml:1378:7\n12582 rules/marlborough/rules.yaml:1379:11\n12583 rules/marlborough/rules.yaml:1380:7\n12600 rules/marlborough/rules.yaml:1381:7\n12605 rules/marlborough/rules.yaml:1382:11\n12606 rules/marlborough/rules.yaml:1383:11\n12614 rules/marlborough/rules.yaml:1384:15\n12627 rules/marlborough/rules.yaml:1385:15\n12628 rules/marlborough/rules.yaml:1386:15\n12629 rules/marlborough/rules.yaml:1387:19\n12630 rules/marlborough/rules.yaml:1388:19\n12633 rules/marlborough/rules.yaml:1389:11\n12642 rules/marlborough/rules.yaml:1390:11\n12643 rules/marlborough/rules.yaml:1391:15\n12646 rules/marlborough/rules.yaml:1392:11\n12647 rules/marlborough/rules.yaml:1393:15\n12648 rules/marlborough/rules.yaml:1394:11\n12649 rules/marlborough/rules.yaml:1395:11\n12656 rules/marlborough/rules.yaml:1396:11\n12657 rules/marlborough/rules.yaml:1397:11\n12658 rules/marlborough/rules.yaml:1398:15\n12659 rules/marlborough/rules.yaml:1399:11\n12707 rules/marlborough/rules.yaml:1981:7\n12723 rules/marlborough/rules.yaml:1982:11\n12724 rules/marlborough/rules.yaml:1983:11\n12725 rules/marlborough/rules.yaml:1984:11\n12737 rules/marlborough/rules.yaml:1985:15\n12742 rules/marlborough/rules.yaml:1987:15\n12765 rules/marlborough/flow.yaml:11:7\n12779 rules/marlborough/flow.yaml:12:11\n12811 rules/marlborough/rules.yaml:941:7\n12812 rules/marlborough/rules.yaml:942:7\n12813 rules/marlborough/rules.yaml:943:7\n12823 rules/marlborough/rules.yaml:944:11\n12831 rules/marlborough/rules.yaml:945:11\n12832 rules/marlborough/rules.yaml:946:15\n12833 rules/marlborough/rules.yaml:947:15\n12836 rules/marlborough/rules.yaml:948:7\n12847 rules/marlborough/rules.yaml:949:11\n12848 rules/marlborough/rules.yaml:950:11\n12866 rules/marlborough/rules.yaml:951:11\n12867 rules/marlborough/rules.yaml:952:11\n12868 rules/marlborough/rules.yaml:953:11\n12872 rules/marlborough/rules.yaml:954:7\n12873 rules/marlborough/rules.yaml:955:11\n12886 rules/marlborough/rules.yaml:1549:7\n12887 rules/marlborough/rules.yaml:1550:7\n12892 rules/marlborough/rules.yaml:1551:11\n12899 rules/marlborough/rules.yaml:1552:11\n12902 rules/marlborough/rules.yaml:1553:7\n12905 rules/marlborough/rules.yaml:1554:7\n12906 rules/marlborough/rules.yaml:1555:7\n12907 rules/marlborough/rules.yaml:1556:11\n12909 rules/marlborough/rules.yaml:1558:11\n12933 rules/marlborough/rules.yaml:1999:7\n12934 rules/marlborough/rules.yaml:2000:7\n12945 rules/marlborough/rules.yaml:2001:11\n12946 rules/marlborough/rules.yaml:2002:11\n12965 rules/marlborough/rules.yaml:2003:15\n12966 rules/marlborough/rules.yaml:2004:15\n12982 rules/marlborough/rules.yaml:2005:15\n13008 rules/marlborough/rules.yaml:2006:15\n13009 rules/marlborough/rules.yaml:2007:15\n13018 rules/marlborough/rules.yaml:2008:19\n13045 rules/marlborough/rules.yaml:2009:19\n13046 rules/marlborough/rules.yaml:2010:23\n13049 rules/marlborough/rules.yaml:2011:23\n13050 rules/marlborough/rules.yaml:2012:23\n13051 rules/marlborough/rules.yaml:2013:19\n13052 rules/marlborough/rules.yaml:2014:23\n13053 rules/marlborough/rules.yaml:2015:23\n13054 rules/marlborough/rules.yaml:2016:23\n13082 rules/marlborough/rules.yaml:1647:7\n13086 rules/marlborough/rules.yaml:1648:7\n13100 rules/marlborough/rules.yaml:1649:11\n13107 rules/marlborough/rules.yaml:1650:11\n13112 rules/marlborough/rules.yaml:1651:7\n13126 rules/marlborough/rules.yaml:1652:11\n13140 rules/marlborough/flow.yaml:104:7\n13145 rules/marlborough/flow.yaml:105:11\n13164 rules/marlborough/flow.yaml:50:7\n13171 rules/marlborough/flow.yaml:51:11\n13185 rules/marlborough/flow.yaml:52:15\n13203 rules/marlborough/flow.yaml:67:7\n13210 rules/marlborough/flow.yaml:68:11\n13224 rules/marlborough/flow.yaml:69:15\n13238 rules/marlborough/flow.yaml:85:7\n13257 rules/marlborough/flow.yaml:61:7\n13264 rules/marlborough/flow.yaml:62:11\n13278 rules/marlborough/flow.yaml:63:15\n13296 rules/marlborough/flow.yaml:89:7\n13310 rules/marlborough/flow.yaml:90:11\n13324 rules/marlborough/flow.yaml:45:7\n13329 rules/marlborough/flow.yaml:46:11\n13348 rules/marlborough/flow.yaml:79:7\n13353 rules/marlborough/flow.yaml:80:11\n13367 rules/marlborough/flow.yaml:81:15\n13381 rules/marlborough/flow.yaml:56:7\n13386 rules/marlborough/flow.yaml:57:11\n13404 rules/marlborough/rules.yaml:1043:7\n13410 rules/marlborough/rules.yaml:1044:7\n13411 rules/marlborough/rules.yaml:1045:11\n13412 rules/marlborough/rules.yaml:1046:7\n13423 rules/marlborough/rules.yaml:1047:7\n13424 rules/marlborough/rules.yaml:1048:7\n13437 rules/marlborough/rules.yaml:2095:7\n13442 rules/marlborough/rules.yaml:2096:7\n13443 rules/marlborough/rules.yaml:2097:11\n13444 rules/marlborough/rules.yaml:2098:11\n13445 rules/marlborough/rules.yaml:2099:7\n13446 rules/marlborough/rules.yaml:2100:7\n13453 rules/marlborough/rules.yaml:2101:7"
+_ORIGINS = "1239 rules/marlborough/rules.yaml:482:7\n1254 rules/marlborough/rules.yaml:247:7\n1260 rules/marlborough/rules.yaml:248:7\n1269 rules/marlborough/rules.yaml:249:7\n1292 rules/marlborough/rules.yaml:137:7\n1293 rules/marlborough/rules.yaml:138:7\n1294 rules/marlborough/rules.yaml:139:11\n1295 rules/marlborough/rules.yaml:140:11\n1296 rules/marlborough/rules.yaml:141:15\n1297 rules/marlborough/rules.yaml:142:7\n1318 rules/marlborough/rules.yaml:351:7\n1333 rules/marlborough/rules.yaml:694:7\n1342 rules/marlborough/rules.yaml:695:7\n1347 rules/marlborough/rules.yaml:696:7\n1348 rules/marlborough/rules.yaml:697:7\n1349 rules/marlborough/rules.yaml:698:7\n1354 rules/marlborough/rules.yaml:699:11\n1355 rules/marlborough/rules.yaml:700:11\n1361 rules/marlborough/rules.yaml:701:11\n1362 rules/marlborough/rules.yaml:702:11\n1363 rules/marlborough/rules.yaml:703:11\n1364 rules/marlborough/rules.yaml:704:7\n1368 rules/marlborough/rules.yaml:2517:1\n1373 rules/marlborough/rules.yaml:2517:1\n1378 rules/marlborough/rules.yaml:2517:1\n1385 rules/marlborough/rules.yaml:2517:1\n1395 rules/marlborough/rules.yaml:2517:1\n1405 rules/marlborough/rules.yaml:2517:1\n1415 rules/marlborough/rules.yaml:2517:1\n1425 rules/marlborough/rules.yaml:2517:1\n1436 rules/marlborough/rules.yaml:2517:1\n1445 rules/marlborough/rules.yaml:2517:1\n1450 rules/marlborough/rules.yaml:2517:1\n1455 rules/marlborough/rules.yaml:224:7\n1456 rules/marlborough/rules.yaml:225:11\n1457 rules/marlborough/rules.yaml:226:7\n1458 rules/marlborough/rules.yaml:227:7\n1468 rules/marlborough/rules.yaml:228:7\n1469 rules/marlborough/rules.yaml:229:7\n1472 rules/marlborough/rules.yaml:230:7\n1473 rules/marlborough/rules.yaml:231:11\n1481 rules/marlborough/rules.yaml:232:11\n1482 rules/marlborough/rules.yaml:233:7\n1487 rules/marlborough/rules.yaml:234:7\n1504 rules/marlborough/rules.yaml:661:7\n1505 rules/marlborough/rules.yaml:662:7\n1510 rules/marlborough/rules.yaml:663:11\n1512 rules/marlborough/rules.yaml:665:11\n1513 rules/marlborough/rules.yaml:666:7\n1514 rules/marlborough/rules.yaml:667:7\n1523 rules/marlborough/rules.yaml:668:11\n1524 rules/marlborough/rules.yaml:669:7\n1529 rules/marlborough/rules.yaml:670:7\n1537 rules/marlborough/rules.yaml:671:11\n1538 rules/marlborough/rules.yaml:672:7\n1541 rules/marlborough/rules.yaml:673:11\n1547 rules/marlborough/rules.yaml:674:7\n1556 rules/marlborough/rules.yaml:675:11\n1557 rules/marlborough/rules.yaml:676:7\n1566 rules/marlborough/rules.yaml:677:11\n1567 rules/marlborough/rules.yaml:678:7\n1576 rules/marlborough/rules.yaml:679:11\n1577 rules/marlborough/rules.yaml:680:7\n1586 rules/marlborough/rules.yaml:681:11\n1587 rules/marlborough/rules.yaml:682:7\n1592 rules/marlborough/rules.yaml:643:7\n1605 rules/marlborough/rules.yaml:821:7\n1610 rules/marlborough/rules.yaml:822:7\n1619 rules/marlborough/rules.yaml:182:7\n1620 rules/marlborough/rules.yaml:183:7\n1621 rules/marlborough/rules.yaml:184:11\n1622 rules/marlborough/rules.yaml:185:7\n1623 rules/marlborough/rules.yaml:186:11\n1624 rules/marlborough/rules.yaml:187:7\n1628 rules/marlborough/rules.yaml:65:7\n1637 rules/marlborough/rules.yaml:66:7\n1646 rules/marlborough/rules.yaml:461:7\n1654 rules/marlborough/rules.yaml:462:7\n1655 rules/marlborough/rules.yaml:463:11\n1656 rules/marlborough/rules.yaml:464:7\n1667 rules/marlborough/rules.yaml:465:7\n1672 rules/marlborough/rules.yaml:466:7\n1673 rules/marlborough/rules.yaml:467:11\n1674 rules/marlborough/rules.yaml:468:7\n1675 rules/marlborough/rules.yaml:469:11\n1676 rules/marlborough/rules.yaml:470:7\n1685 rules/marlborough/rules.yaml:471:7\n1693 rules/marlborough/rules.yaml:472:7\n1694 rules/marlborough/rules.yaml:473:11\n1695 rules/marlborough/rules.yaml:474:7\n1709 rules/marlborough/rules.yaml:158:7\n1717 rules/marlborough/rules.yaml:101:7\n1724 rules/marlborough/rules.yaml:91:7\n1739 rules/marlborough/rules.yaml:610:7\n1744 rules/marlborough/rules.yaml:166:7\n1745 rules/marlborough/rules.yaml:167:7\n1746 rules/marlborough/rules.yaml:168:11\n1747 rules/marlborough/rules.yaml:169:11\n1748 rules/marlborough/rules.yaml:170:15\n1749 rules/marlborough/rules.yaml:171:7\n1765 rules/marlborough/rules.yaml:716:7\n1766 rules/marlborough/rules.yaml:717:7\n1767 rules/marlborough/rules.yaml:718:11\n1768 rules/marlborough/rules.yaml:719:7\n1775 rules/marlborough/rules.yaml:301:7\n1776 rules/marlborough/rules.yaml:302:7\n1779 rules/marlborough/rules.yaml:303:11\n1780 rules/marlborough/rules.yaml:304:7\n1781 rules/marlborough/rules.yaml:305:11\n1782 rules/marlborough/rules.yaml:306:7\n1790 rules/marlborough/rules.yaml:307:7\n1791 rules/marlborough/rules.yaml:308:7\n1797 rules/marlborough/rules.yaml:309:11\n1798 rules/marlborough/rules.yaml:310:7\n1799 rules/marlborough/rules.yaml:311:11\n1807 rules/marlborough/rules.yaml:312:11\n1813 rules/marlborough/rules.yaml:313:7\n1818 rules/marlborough/rules.yaml:364:7\n1823 rules/marlborough/rules.yaml:365:7\n1824 rules/marlborough/rules.yaml:366:7\n1827 rules/marlborough/rules.yaml:367:11\n1828 rules/marlborough/rules.yaml:368:7\n1834 rules/marlborough/rules.yaml:109:7\n1841 rules/marlborough/rules.yaml:110:11\n1842 rules/marlborough/rules.yaml:111:7\n1843 rules/marlborough/rules.yaml:112:7\n1844 rules/marlborough/rules.yaml:113:11\n1845 rules/marlborough/rules.yaml:114:7\n1849 rules/marlborough/rules.yaml:339:7\n1856 rules/marlborough/rules.yaml:36:7\n1857 rules/marlborough/rules.yaml:37:11\n1858 rules/marlborough/rules.yaml:38:7\n1872 rules/marlborough/rules.yaml:77:7\n1873 rules/marlborough/rules.yaml:78:11\n1874 rules/marlborough/rules.yaml:79:7\n1875 rules/marlborough/rules.yaml:80:7\n1876 rules/marlborough/rules.yaml:81:11\n1896 rules/marlborough/rules.yaml:82:15\n1897 rules/marlborough/rules.yaml:83:7\n1901 rules/marlborough/rules.yaml:624:7\n1906 rules/marlborough/rules.yaml:435:7\n1930 rules/marlborough/rules.yaml:394:7\n1931 rules/marlborough/rules.yaml:395:11\n1932 rules/marlborough/rules.yaml:396:7\n1933 rules/marlborough/rules.yaml:397:11\n1934 rules/marlborough/rules.yaml:398:7\n1935 rules/marlborough/rules.yaml:399:11\n1936 rules/marlborough/rules.yaml:400:7\n1937 rules/marlborough/rules.yaml:401:11\n1938 rules/marlborough/rules.yaml:402:7\n1942 rules/marlborough/rules.yaml:631:7\n1954 rules/marlborough/rules.yaml:500:7\n1963 rules/marlborough/rules.yaml:501:7\n1975 rules/marlborough/rules.yaml:502:7\n1976 rules/marlborough/rules.yaml:503:7\n1981 rules/marlborough/rules.yaml:504:11\n1994 rules/marlborough/rules.yaml:505:15\n1995 rules/marlborough/rules.yaml:506:15\n2000 rules/marlborough/rules.yaml:507:19\n2001 rules/marlborough/rules.yaml:508:15\n2002 rules/marlborough/rules.yaml:509:19\n2007 rules/marlborough/rules.yaml:510:23\n2011 rules/marlborough/rules.yaml:511:7\n2012 rules/marlborough/rules.yaml:512:7\n2018 rules/marlborough/rules.yaml:513:7\n2034 rules/marlborough/rules.yaml:572:7\n2050 rules/marlborough/rules.yaml:573:7\n2051 rules/marlborough/rules.yaml:574:11\n2052 rules/marlborough/rules.yaml:575:7\n2064 rules/marlborough/rules.yaml:576:7\n2073 rules/marlborough/rules.yaml:577:7\n2074 rules/marlborough/rules.yaml:578:7\n2075 rules/marlborough/rules.yaml:579:11\n2076 rules/marlborough/rules.yaml:580:15\n2077 rules/marlborough/rules.yaml:581:19\n2079 rules/marlborough/rules.yaml:583:19\n2105 rules/marlborough/rules.yaml:584:19\n2111 rules/marlborough/rules.yaml:585:23\n2112 rules/marlborough/rules.yaml:586:7\n2117 rules/marlborough/rules.yaml:541:7\n2123 rules/marlborough/rules.yaml:542:7\n2160 rules/marlborough/rules.yaml:122:7\n2161 rules/marlborough/rules.yaml:123:11\n2162 rules/marlborough/rules.yaml:124:7\n2163 rules/marlborough/rules.yaml:125:7\n2164 rules/marlborough/rules.yaml:126:11\n2165 rules/marlborough/rules.yaml:127:7\n2169 rules/marlborough/rules.yaml:24:7\n2178 rules/marlborough/rules.yaml:150:7\n2179 rules/marlborough/rules.yaml:151:7\n2185 rules/marlborough/rules.yaml:416:7\n2186 rules/marlborough/rules.yaml:417:7\n2192 rules/marlborough/rules.yaml:418:11\n2196 rules/marlborough/rules.yaml:419:15\n2202 rules/marlborough/rules.yaml:420:15\n2203 rules/marlborough/rules.yaml:421:19\n2212 rules/marlborough/rules.yaml:422:23\n2213 rules/marlborough/rules.yaml:423:7\n2218 rules/marlborough/rules.yaml:604:7\n2227 rules/marlborough/rules.yaml:323:7\n2228 rules/marlborough/rules.yaml:324:7\n2229 rules/marlborough/rules.yaml:325:11\n2230 rules/marlborough/rules.yaml:326:7\n2233 rules/marlborough/rules.yaml:327:11\n2234 rules/marlborough/rules.yaml:328:7\n2238 rules/marlborough/rules.yaml:329:11\n2239 rules/marlborough/rules.yaml:330:7\n2246 rules/marlborough/rules.yaml:807:7\n2251 rules/marlborough/rules.yaml:808:7\n2276 rules/marlborough/rules.yaml:809:7\n2294 rules/marlborough/rules.yaml:810:7\n2313 rules/marlborough/rules.yaml:746:7\n2314 rules/marlborough/rules.yaml:747:11\n2315 rules/marlborough/rules.yaml:748:7\n2316 rules/marlborough/rules.yaml:749:11\n2317 rules/marlborough/rules.yaml:750:7\n2322 rules/marlborough/rules.yaml:764:7\n2327 rules/marlborough/rules.yaml:765:7\n2332 rules/marlborough/rules.yaml:766:7\n2342 rules/marlborough/rules.yaml:777:7\n2347 rules/marlborough/rules.yaml:778:11\n2348 rules/marlborough/rules.yaml:779:7\n2349 rules/marlborough/rules.yaml:780:7\n2350 rules/marlborough/rules.yaml:781:11\n2351 rules/marlborough/rules.yaml:782:11\n2355 rules/marlborough/rules.yaml:783:15\n2356 rules/marlborough/rules.yaml:784:15\n2357 rules/marlborough/rules.yaml:785:19\n2358 rules/marlborough/rules.yaml:786:7\n2363 rules/marlborough/rules.yaml:524:7\n2372 rules/marlborough/rules.yaml:525:7\n2373 rules/marlborough/rules.yaml:526:7\n2389 rules/marlborough/rules.yaml:527:7\n2398 rules/marlborough/rules.yaml:528:7\n2410 rules/marlborough/rules.yaml:529:7\n2423 rules/marlborough/rules.yaml:530:7\n2434 rules/marlborough/rules.yaml:47:7\n2435 rules/marlborough/rules.yaml:48:11\n2436 rules/marlborough/rules.yaml:49:7\n2441 rules/marlborough/rules.yaml:271:7\n2446 rules/marlborough/rules.yaml:272:7\n2461 rules/marlborough/rules.yaml:554:7\n2467 rules/marlborough/rules.yaml:555:7\n2468 rules/marlborough/rules.yaml:556:7\n2469 rules/marlborough/rules.yaml:557:7\n2470 rules/marlborough/rules.yaml:558:7\n2489 rules/marlborough/rules.yaml:284:7\n2490 rules/marlborough/rules.yaml:285:7\n2497 rules/marlborough/rules.yaml:286:11\n2498 rules/marlborough/rules.yaml:287:7\n2499 rules/marlborough/rules.yaml:288:11\n2500 rules/marlborough/rules.yaml:289:7\n2505 rules/marlborough/rules.yaml:271:7\n2510 rules/marlborough/rules.yaml:272:7\n2522 rules/marlborough/rules.yaml:730:7\n2523 rules/marlborough/rules.yaml:731:11\n2524 rules/marlborough/rules.yaml:732:7\n2525 rules/marlborough/rules.yaml:733:11\n2526 rules/marlborough/rules.yaml:734:7\n2527 rules/marlborough/rules.yaml:735:11\n2528 rules/marlborough/rules.yaml:736:7\n2532 rules/marlborough/rules.yaml:259:7\n2535 rules/marlborough/rules.yaml:260:11\n2536 rules/marlborough/rules.yaml:261:7\n2537 rules/marlborough/rules.yaml:262:11\n2538 rules/marlborough/rules.yaml:263:7\n2542 rules/marlborough/rules.yaml:57:7\n2549 rules/marlborough/rules.yaml:381:7\n2550 rules/marlborough/rules.yaml:382:11\n2551 rules/marlborough/rules.yaml:383:7\n2555 rules/marlborough/rules.yaml:448:7\n2561 rules/marlborough/rules.yaml:449:7\n2566 rules/marlborough/rules.yaml:594:7\n2571 rules/marlborough/rules.yaml:595:7\n2572 rules/marlborough/rules.yaml:596:7\n2580 rules/marlborough/rules.yaml:651:7\n2587 rules/marlborough/rules.yaml:2458:3\n2594 rules/marlborough/rules.yaml:2458:3\n2609 rules/marlborough/rules.yaml:2479:3\n2616 rules/marlborough/rules.yaml:2479:3\n2624 rules/marlborough/rules.yaml:2498:3\n2629 rules/marlborough/rules.yaml:2498:3\n2639 rules/marlborough/rules.yaml:794:7\n2647 rules/marlborough/rules.yaml:200:7\n2653 rules/marlborough/rules.yaml:201:7\n2654 rules/marlborough/rules.yaml:202:7\n2655 rules/marlborough/rules.yaml:203:7\n2656 rules/marlborough/rules.yaml:204:11\n2657 rules/marlborough/rules.yaml:205:11\n2667 rules/marlborough/rules.yaml:206:15\n2671 rules/marlborough/rules.yaml:207:19\n2704 rules/marlborough/rules.yaml:209:19\n2721 rules/marlborough/rules.yaml:210:7\n2725 rules/marlborough/cards.yaml:383:14\n2729 rules/marlborough/cards.yaml:391:14\n2733 rules/marlborough/cards.yaml:15:14\n2737 rules/marlborough/cards.yaml:23:14\n2741 rules/marlborough/cards.yaml:31:14\n2745 rules/marlborough/cards.yaml:39:14\n2749 rules/marlborough/cards.yaml:47:14\n2753 rules/marlborough/cards.yaml:55:14\n2757 rules/marlborough/cards.yaml:63:14\n2761 rules/marlborough/cards.yaml:71:14\n2765 rules/marlborough/cards.yaml:79:14\n2769 rules/marlborough/cards.yaml:87:14\n2773 rules/marlborough/cards.yaml:95:14\n2777 rules/marlborough/cards.yaml:103:14\n2781 rules/marlborough/cards.yaml:111:14\n2785 rules/marlborough/cards.yaml:119:14\n2789 rules/marlborough/cards.yaml:127:14\n2793 rules/marlborough/cards.yaml:199:14\n2797 rules/marlborough/cards.yaml:135:14\n2801 rules/marlborough/cards.yaml:143:14\n2805 rules/marlborough/cards.yaml:151:14\n2809 rules/marlborough/cards.yaml:159:14\n2813 rules/marlborough/cards.yaml:167:14\n2817 rules/marlborough/cards.yaml:175:14\n2821 rules/marlborough/cards.yaml:183:14\n2825 rules/marlborough/cards.yaml:191:14\n2829 rules/marlborough/cards.yaml:271:14\n2833 rules/marlborough/cards.yaml:279:14\n2837 rules/marlborough/cards.yaml:287:14\n2841 rules/marlborough/cards.yaml:295:14\n2845 rules/marlborough/cards.yaml:303:14\n2849 rules/marlborough/cards.yaml:311:14\n2853 rules/marlborough/cards.yaml:319:14\n2857 rules/marlborough/cards.yaml:327:14\n2861 rules/marlborough/cards.yaml:335:14\n2865 rules/marlborough/cards.yaml:343:14\n2869 rules/marlborough/cards.yaml:351:14\n2873 rules/marlborough/cards.yaml:359:14\n2877 rules/marlborough/cards.yaml:367:14\n2881 rules/marlborough/cards.yaml:375:14\n2885 rules/marlborough/cards.yaml:207:14\n2889 rules/marlborough/cards.yaml:215:14\n2893 rules/marlborough/cards.yaml:223:14\n2897 rules/marlborough/cards.yaml:231:14\n2901 rules/marlborough/cards.yaml:239:14\n2905 rules/marlborough/cards.yaml:247:14\n2909 rules/marlborough/cards.yaml:255:14\n2913 rules/marlborough/cards.yaml:263:14\n2917 rules/marlborough/rules.yaml:2584:9\n2922 rules/marlborough/rules.yaml:2556:9\n2930 rules/marlborough/rules.yaml:2599:9\n2931 rules/marlborough/rules.yaml:2600:9\n2932 rules/marlborough/rules.yaml:2601:9\n2939 rules/marlborough/rules.yaml:2563:9\n2940 rules/marlborough/rules.yaml:2564:9\n2941 rules/marlborough/rules.yaml:2565:9\n2947 rules/marlborough/rules.yaml:2572:9\n2953 rules/marlborough/rules.yaml:2573:9\n2954 rules/marlborough/rules.yaml:2574:9\n2955 rules/marlborough/rules.yaml:2575:13\n2957 rules/marlborough/rules.yaml:2576:13\n2960 rules/marlborough/rules.yaml:2578:13\n2965 rules/marlborough/rules.yaml:2590:9\n2967 rules/marlborough/rules.yaml:2591:9\n2969 rules/marlborough/rules.yaml:2592:9\n2975 rules/marlborough/rules.yaml:2546:9\n2978 rules/marlborough/rules.yaml:2547:9\n2984 rules/marlborough/rules.yaml:962:7\n2988 rules/marlborough/rules.yaml:963:11\n2989 rules/marlborough/rules.yaml:964:11\n2995 rules/marlborough/rules.yaml:1660:7\n2996 rules/marlborough/rules.yaml:1661:7\n2998 rules/marlborough/rules.yaml:1662:7\n3000 rules/marlborough/rules.yaml:1663:7\n3001 rules/marlborough/rules.yaml:1664:7\n3023 rules/marlborough/rules.yaml:1665:11\n3036 rules/marlborough/rules.yaml:1666:15\n3038 rules/marlborough/rules.yaml:1667:15\n3040 rules/marlborough/rules.yaml:1668:15\n3045 rules/marlborough/rules.yaml:908:7\n3049 rules/marlborough/rules.yaml:909:11\n3050 rules/marlborough/rules.yaml:910:11\n3051 rules/marlborough/rules.yaml:911:15\n3057 rules/marlborough/rules.yaml:912:15\n3059 rules/marlborough/rules.yaml:913:15\n3060 rules/marlborough/rules.yaml:914:15\n3062 rules/marlborough/rules.yaml:915:15\n3063 rules/marlborough/rules.yaml:916:11\n3065 rules/marlborough/rules.yaml:917:7\n3066 rules/marlborough/rules.yaml:918:7\n3068 rules/marlborough/rules.yaml:919:7\n3071 rules/marlborough/rules.yaml:920:11\n3072 rules/marlborough/rules.yaml:921:7\n3074 rules/marlborough/rules.yaml:922:7\n3075 rules/marlborough/rules.yaml:923:7\n3097 rules/marlborough/rules.yaml:924:11\n3110 rules/marlborough/rules.yaml:925:15\n3112 rules/marlborough/rules.yaml:926:15\n3114 rules/marlborough/rules.yaml:927:15\n3119 rules/marlborough/flow.yaml:110:7\n3120 rules/marlborough/flow.yaml:111:11\n3121 rules/marlborough/flow.yaml:112:7\n3127 rules/marlborough/rules.yaml:2064:7\n3128 rules/marlborough/rules.yaml:2065:11\n3130 rules/marlborough/rules.yaml:2067:11\n3132 rules/marlborough/rules.yaml:2069:11\n3133 rules/marlborough/rules.yaml:2070:11\n3136 rules/marlborough/rules.yaml:2071:11\n3142 rules/marlborough/rules.yaml:1293:7\n3148 rules/marlborough/rules.yaml:1294:11\n3149 rules/marlborough/rules.yaml:1295:15\n3158 rules/marlborough/rules.yaml:1296:15\n3171 rules/marlborough/rules.yaml:1297:15\n3172 rules/marlborough/rules.yaml:1298:15\n3183 rules/marlborough/rules.yaml:1299:15\n3184 rules/marlborough/rules.yaml:1300:19\n3185 rules/marlborough/rules.yaml:1301:19\n3191 rules/marlborough/rules.yaml:856:7\n3192 rules/marlborough/rules.yaml:857:7\n3197 rules/marlborough/rules.yaml:858:11\n3209 rules/marlborough/rules.yaml:859:11\n3212 rules/marlborough/rules.yaml:860:11\n3213 rules/marlborough/rules.yaml:861:7\n3214 rules/marlborough/rules.yaml:862:7\n3220 rules/marlborough/rules.yaml:2231:7\n3221 rules/marlborough/rules.yaml:2232:7\n3222 rules/marlborough/rules.yaml:2233:11\n3228 rules/marlborough/rules.yaml:2234:11\n3229 rules/marlborough/rules.yaml:2235:11\n3230 rules/marlborough/rules.yaml:2236:11\n3241 rules/marlborough/rules.yaml:2237:11\n3252 rules/marlborough/rules.yaml:2238:11\n3254 rules/marlborough/rules.yaml:2239:11\n3255 rules/marlborough/rules.yaml:2240:15\n3257 rules/marlborough/rules.yaml:2242:15\n3262 rules/marlborough/rules.yaml:1731:7\n3263 rules/marlborough/rules.yaml:1732:7\n3268 rules/marlborough/rules.yaml:1733:11\n3273 rules/marlborough/rules.yaml:1967:7\n3274 rules/marlborough/rules.yaml:1968:11\n3279 rules/marlborough/flow.yaml:16:7\n3280 rules/marlborough/flow.yaml:17:11\n3281 rules/marlborough/flow.yaml:18:15\n3284 rules/marlborough/flow.yaml:19:19\n3285 rules/marlborough/flow.yaml:20:19\n3291 rules/marlborough/rules.yaml:895:7\n3292 rules/marlborough/rules.yaml:896:11\n3295 rules/marlborough/rules.yaml:898:11\n3297 rules/marlborough/rules.yaml:899:7\n3299 rules/marlborough/rules.yaml:900:7\n3300 rules/marlborough/rules.yaml:901:11\n3305 rules/marlborough/rules.yaml:869:7\n3306 rules/marlborough/rules.yaml:870:7\n3313 rules/marlborough/rules.yaml:2081:7\n3314 rules/marlborough/rules.yaml:2082:7\n3317 rules/marlborough/rules.yaml:2083:7\n3323 rules/marlborough/flow.yaml:94:7\n3328 rules/marlborough/flow.yaml:95:7\n3333 rules/marlborough/flow.yaml:96:7\n3335 rules/marlborough/flow.yaml:97:7\n3336 rules/marlborough/flow.yaml:98:11\n3338 rules/marlborough/flow.yaml:100:11\n3343 rules/marlborough/flow.yaml:73:7\n3344 rules/marlborough/flow.yaml:74:11\n3345 rules/marlborough/flow.yaml:75:15\n3350 rules/marlborough/flow.yaml:25:7\n3351 rules/marlborough/flow.yaml:26:11\n3356 rules/marlborough/flow.yaml:27:11\n3359 rules/marlborough/flow.yaml:29:11\n3360 rules/marlborough/flow.yaml:30:11\n3361 rules/marlborough/flow.yaml:31:15\n3362 rules/marlborough/flow.yaml:32:11\n3363 rules/marlborough/flow.yaml:33:15\n3364 rules/marlborough/flow.yaml:34:15\n3365 rules/marlborough/flow.yaml:35:15\n3370 rules/marlborough/flow.yaml:36:19\n3371 rules/marlborough/flow.yaml:37:19\n3372 rules/marlborough/flow.yaml:38:19\n3374 rules/marlborough/flow.yaml:39:15\n3375 rules/marlborough/flow.yaml:40:11\n3378 rules/marlborough/flow.yaml:41:11\n3384 rules/marlborough/rules.yaml:877:7\n3385 rules/marlborough/rules.yaml:878:11\n3387 rules/marlborough/rules.yaml:879:11\n3389 rules/marlborough/rules.yaml:880:7\n3390 rules/marlborough/rules.yaml:881:7\n3391 rules/marlborough/rules.yaml:882:7\n3392 rules/marlborough/rules.yaml:883:7\n3393 rules/marlborough/rules.yaml:884:11\n3397 rules/marlborough/rules.yaml:886:11\n3405 rules/marlborough/rules.yaml:888:11\n3418 rules/marlborough/rules.yaml:2473:7\n3421 rules/marlborough/rules.yaml:2474:7\n3422 rules/marlborough/rules.yaml:2475:11\n3424 rules/marlborough/rules.yaml:2477:11\n3425 rules/marlborough/rules.yaml:2478:7\n3433 rules/marlborough/rules.yaml:2493:7\n3436 rules/marlborough/rules.yaml:2494:7\n3437 rules/marlborough/rules.yaml:2495:7\n3443 rules/marlborough/rules.yaml:2512:7\n3446 rules/marlborough/rules.yaml:2513:7\n3447 rules/marlborough/rules.yaml:2514:7\n3450 rules/marlborough/rules.yaml:2515:7\n3827 rules/marlborough/rules.yaml:1018:7\n3828 rules/marlborough/rules.yaml:1019:7\n3836 rules/marlborough/rules.yaml:1020:11\n3837 rules/marlborough/rules.yaml:1021:7\n3877 rules/marlborough/rules.yaml:1022:7\n3878 rules/marlborough/rules.yaml:1023:11\n3879 rules/marlborough/rules.yaml:1024:7\n3886 rules/marlborough/rules.yaml:1025:7\n3892 rules/marlborough/rules.yaml:1026:7\n3893 rules/marlborough/rules.yaml:1027:11\n3895 rules/marlborough/rules.yaml:1028:11\n3899 rules/marlborough/rules.yaml:1029:15\n3900 rules/marlborough/rules.yaml:1030:7\n3901 rules/marlborough/rules.yaml:1031:11\n3902 rules/marlborough/rules.yaml:1033:7\n3920 rules/marlborough/rules.yaml:1034:11\n3926 rules/marlborough/rules.yaml:1035:15\n3935 rules/marlborough/rules.yaml:1125:7\n3941 rules/marlborough/rules.yaml:1126:7\n3947 rules/marlborough/rules.yaml:1127:7\n3948 rules/marlborough/rules.yaml:1128:11\n3950 rules/marlborough/rules.yaml:1129:7\n3951 rules/marlborough/rules.yaml:1130:11\n3953 rules/marlborough/rules.yaml:1131:7\n3954 rules/marlborough/rules.yaml:1132:7\n3955 rules/marlborough/rules.yaml:1134:7\n3956 rules/marlborough/rules.yaml:1135:11\n3962 rules/marlborough/rules.yaml:1136:11\n3980 rules/marlborough/rules.yaml:1139:11\n3981 rules/marlborough/rules.yaml:1141:11\n3982 rules/marlborough/rules.yaml:1143:19\n3985 rules/marlborough/rules.yaml:1146:23\n3987 rules/marlborough/rules.yaml:1149:19\n3992 rules/marlborough/rules.yaml:1151:19\n3998 rules/marlborough/rules.yaml:1155:11\n3999 rules/marlborough/rules.yaml:1156:11\n4002 rules/marlborough/rules.yaml:1157:11\n4007 rules/marlborough/rules.yaml:1158:11\n4008 rules/marlborough/rules.yaml:1159:11\n4009 rules/marlborough/rules.yaml:1160:15\n4027 rules/marlborough/rules.yaml:1163:15\n4028 rules/marlborough/rules.yaml:1164:15\n4030 rules/marlborough/rules.yaml:1166:15\n4037 rules/marlborough/rules.yaml:1168:15\n4044 rules/marlborough/rules.yaml:1169:15\n4045 rules/marlborough/rules.yaml:1170:15\n4047 rules/marlborough/rules.yaml:1172:15\n4054 rules/marlborough/rules.yaml:1174:15\n4061 rules/marlborough/rules.yaml:1175:15\n4062 rules/marlborough/rules.yaml:1176:15\n4063 rules/marlborough/rules.yaml:1177:11\n4064 rules/marlborough/rules.yaml:1178:11\n4065 rules/marlborough/rules.yaml:1179:11\n4066 rules/marlborough/rules.yaml:1181:11\n4067 rules/marlborough/rules.yaml:1182:11\n4068 rules/marlborough/rules.yaml:1183:11\n4069 rules/marlborough/rules.yaml:1185:19\n4070 rules/marlborough/rules.yaml:1186:19\n4079 rules/marlborough/rules.yaml:1187:23\n4080 rules/marlborough/rules.yaml:1188:23\n4082 rules/marlborough/rules.yaml:1190:19\n4083 rules/marlborough/rules.yaml:1191:23\n4085 rules/marlborough/rules.yaml:1193:23\n4089 rules/marlborough/rules.yaml:1197:19\n4090 rules/marlborough/rules.yaml:1198:19\n4091 rules/marlborough/rules.yaml:1199:19\n4092 rules/marlborough/rules.yaml:1200:23\n4096 rules/marlborough/rules.yaml:1204:19\n4097 rules/marlborough/rules.yaml:1205:19\n4098 rules/marlborough/rules.yaml:1206:19\n4115 rules/marlborough/rules.yaml:1207:23\n4117 rules/marlborough/rules.yaml:1209:19\n4126 rules/marlborough/rules.yaml:2458:3\n4127 rules/marlborough/rules.yaml:2458:3\n4129 rules/marlborough/rules.yaml:2458:3\n4130 rules/marlborough/rules.yaml:2458:3\n4131 rules/marlborough/rules.yaml:2458:3\n4132 rules/marlborough/rules.yaml:2458:3\n4133 rules/marlborough/rules.yaml:2458:3\n4134 rules/marlborough/rules.yaml:2458:3\n4141 rules/marlborough/rules.yaml:2458:3\n4142 rules/marlborough/rules.yaml:2458:3\n4143 rules/marlborough/rules.yaml:2458:3\n4144 rules/marlborough/rules.yaml:2458:3\n4158 rules/marlborough/rules.yaml:2458:3\n4159 rules/marlborough/rules.yaml:2458:3\n4161 rules/marlborough/rules.yaml:2458:3\n4162 rules/marlborough/rules.yaml:2458:3\n4163 rules/marlborough/rules.yaml:2458:3\n4165 rules/marlborough/rules.yaml:2458:3\n4166 rules/marlborough/rules.yaml:2458:3\n4169 rules/marlborough/rules.yaml:2458:3\n4187 rules/marlborough/rules.yaml:1220:7\n4193 rules/marlborough/rules.yaml:1221:7\n4194 rules/marlborough/rules.yaml:1222:7\n4200 rules/marlborough/rules.yaml:1223:7\n4201 rules/marlborough/rules.yaml:1224:7\n4205 rules/marlborough/rules.yaml:1225:7\n4209 rules/marlborough/rules.yaml:1226:7\n4210 rules/marlborough/rules.yaml:1227:11\n4211 rules/marlborough/rules.yaml:1228:7\n4212 rules/marlborough/rules.yaml:1229:7\n4213 rules/marlborough/rules.yaml:1230:7\n4218 rules/marlborough/rules.yaml:1231:7\n4223 rules/marlborough/rules.yaml:1232:7\n4224 rules/marlborough/rules.yaml:1233:7\n4225 rules/marlborough/rules.yaml:1234:7\n4226 rules/marlborough/rules.yaml:1235:7\n4227 rules/marlborough/rules.yaml:1236:7\n4228 rules/marlborough/rules.yaml:1237:7\n4229 rules/marlborough/rules.yaml:1238:7\n4230 rules/marlborough/rules.yaml:1239:7\n4231 rules/marlborough/rules.yaml:1240:7\n4232 rules/marlborough/rules.yaml:1241:7\n4233 rules/marlborough/rules.yaml:1242:7\n4250 rules/marlborough/rules.yaml:1243:7\n4251 rules/marlborough/rules.yaml:1244:7\n4252 rules/marlborough/rules.yaml:1245:11\n4279 rules/marlborough/rules.yaml:1246:7\n4280 rules/marlborough/rules.yaml:1247:7\n4281 rules/marlborough/rules.yaml:1249:15\n4282 rules/marlborough/rules.yaml:1250:19\n4283 rules/marlborough/rules.yaml:1251:15\n4284 rules/marlborough/rules.yaml:1252:15\n4285 rules/marlborough/rules.yaml:1253:15\n4286 rules/marlborough/rules.yaml:1254:19\n4288 rules/marlborough/rules.yaml:1256:15\n4289 rules/marlborough/rules.yaml:1257:15\n4290 rules/marlborough/rules.yaml:1258:15\n4291 rules/marlborough/rules.yaml:1259:15\n4292 rules/marlborough/rules.yaml:1260:15\n4293 rules/marlborough/rules.yaml:1261:19\n4295 rules/marlborough/rules.yaml:1263:15\n4296 rules/marlborough/rules.yaml:1264:15\n4297 rules/marlborough/rules.yaml:1265:15\n4298 rules/marlborough/rules.yaml:1266:15\n4310 rules/marlborough/rules.yaml:1267:19\n4312 rules/marlborough/rules.yaml:1269:15\n4313 rules/marlborough/rules.yaml:1270:15\n4314 rules/marlborough/rules.yaml:1271:15\n4323 rules/marlborough/rules.yaml:1272:19\n4324 rules/marlborough/rules.yaml:1273:19\n4325 rules/marlborough/rules.yaml:1274:15\n4326 rules/marlborough/rules.yaml:1275:15\n4327 rules/marlborough/rules.yaml:1276:15\n4328 rules/marlborough/rules.yaml:1277:19\n4330 rules/marlborough/rules.yaml:1279:15\n4331 rules/marlborough/rules.yaml:1280:19\n4332 rules/marlborough/rules.yaml:1281:15\n4333 rules/marlborough/rules.yaml:1282:15\n4334 rules/marlborough/rules.yaml:1283:15\n4335 rules/marlborough/rules.yaml:1284:15\n4336 rules/marlborough/rules.yaml:1285:15\n4337 rules/marlborough/rules.yaml:1286:19\n4342 rules/marlborough/rules.yaml:1911:7\n4348 rules/marlborough/rules.yaml:1912:7\n4355 rules/marlborough/rules.yaml:1913:7\n4371 rules/marlborough/rules.yaml:1914:7\n4372 rules/marlborough/rules.yaml:1915:11\n4375 rules/marlborough/rules.yaml:1917:7\n4383 rules/marlborough/rules.yaml:1740:7\n4388 rules/marlborough/rules.yaml:1741:11\n4389 rules/marlborough/rules.yaml:1742:11\n4402 rules/marlborough/rules.yaml:1743:15\n4409 rules/marlborough/rules.yaml:1744:15\n4444 rules/marlborough/rules.yaml:1745:15\n4445 rules/marlborough/rules.yaml:1747:19\n4447 rules/marlborough/rules.yaml:1749:19\n4448 rules/marlborough/rules.yaml:1750:19\n4449 rules/marlborough/rules.yaml:1751:23\n4456 rules/marlborough/rules.yaml:1752:19\n4458 rules/marlborough/rules.yaml:1753:19\n4463 rules/marlborough/rules.yaml:1885:7\n4469 rules/marlborough/rules.yaml:1886:7\n4476 rules/marlborough/rules.yaml:1887:7\n4483 rules/marlborough/rules.yaml:1888:7\n4501 rules/marlborough/rules.yaml:1891:7\n4505 rules/marlborough/rules.yaml:1892:7\n4509 rules/marlborough/rules.yaml:1893:7\n4510 rules/marlborough/rules.yaml:1894:11\n4513 rules/marlborough/rules.yaml:1895:7\n4514 rules/marlborough/rules.yaml:1896:11\n4517 rules/marlborough/rules.yaml:1897:7\n4518 rules/marlborough/rules.yaml:1898:7\n4519 rules/marlborough/rules.yaml:1899:7\n4520 rules/marlborough/rules.yaml:1901:7\n4521 rules/marlborough/rules.yaml:1902:7\n4526 rules/marlborough/rules.yaml:1953:7\n4527 rules/marlborough/rules.yaml:1954:7\n4528 rules/marlborough/rules.yaml:1955:7\n4529 rules/marlborough/rules.yaml:1956:11\n4530 rules/marlborough/rules.yaml:1957:7\n4536 rules/marlborough/rules.yaml:1958:7\n4537 rules/marlborough/rules.yaml:1959:7\n4549 rules/marlborough/rules.yaml:1843:7\n4555 rules/marlborough/rules.yaml:1844:7\n4558 rules/marlborough/rules.yaml:1847:11\n4560 rules/marlborough/rules.yaml:1849:11\n4561 rules/marlborough/rules.yaml:1850:11\n4562 rules/marlborough/rules.yaml:1851:11\n4563 rules/marlborough/rules.yaml:1852:15\n4567 rules/marlborough/rules.yaml:1855:15\n4569 rules/marlborough/rules.yaml:1858:11\n4576 rules/marlborough/rules.yaml:1859:11\n4577 rules/marlborough/rules.yaml:1861:19\n4579 rules/marlborough/rules.yaml:1864:19\n4581 rules/marlborough/rules.yaml:1866:19\n4582 rules/marlborough/rules.yaml:1867:23\n4584 rules/marlborough/rules.yaml:1870:23\n4586 rules/marlborough/rules.yaml:1873:19\n4591 rules/marlborough/rules.yaml:1926:7\n4592 rules/marlborough/rules.yaml:1927:7\n4597 rules/marlborough/rules.yaml:1928:11\n4604 rules/marlborough/rules.yaml:1929:11\n4625 rules/marlborough/rules.yaml:1930:11\n4626 rules/marlborough/rules.yaml:1931:11\n4627 rules/marlborough/rules.yaml:1932:15\n4638 rules/marlborough/rules.yaml:1933:15\n4639 rules/marlborough/rules.yaml:1934:19\n4641 rules/marlborough/rules.yaml:1936:19\n4642 rules/marlborough/rules.yaml:1937:19\n4643 rules/marlborough/rules.yaml:1938:23\n4644 rules/marlborough/rules.yaml:1939:19\n4645 rules/marlborough/rules.yaml:1940:23\n4647 rules/marlborough/rules.yaml:1942:23\n4654 rules/marlborough/rules.yaml:1803:7\n4661 rules/marlborough/rules.yaml:1804:7\n4667 rules/marlborough/rules.yaml:1805:7\n4668 rules/marlborough/rules.yaml:1807:11\n4670 rules/marlborough/rules.yaml:1809:11\n4676 rules/marlborough/rules.yaml:1810:11\n4681 rules/marlborough/rules.yaml:1811:11\n4682 rules/marlborough/rules.yaml:1812:11\n4683 rules/marlborough/rules.yaml:1813:15\n4691 rules/marlborough/rules.yaml:1815:15\n4698 rules/marlborough/rules.yaml:1816:11\n4704 rules/marlborough/rules.yaml:835:7\n4705 rules/marlborough/rules.yaml:836:7\n4706 rules/marlborough/rules.yaml:837:11\n4724 rules/marlborough/rules.yaml:838:11\n4725 rules/marlborough/rules.yaml:839:15\n4728 rules/marlborough/rules.yaml:840:11\n4729 rules/marlborough/rules.yaml:842:7\n4730 rules/marlborough/rules.yaml:843:7\n4737 rules/marlborough/rules.yaml:844:11\n4738 rules/marlborough/rules.yaml:845:15\n4740 rules/marlborough/rules.yaml:847:15\n4741 rules/marlborough/rules.yaml:848:15\n4745 rules/marlborough/rules.yaml:849:11\n4750 rules/marlborough/rules.yaml:2424:7\n4751 rules/marlborough/rules.yaml:2425:7\n4756 rules/marlborough/rules.yaml:2426:11\n4768 rules/marlborough/rules.yaml:2427:11\n4786 rules/marlborough/rules.yaml:2428:11\n4787 rules/marlborough/rules.yaml:2429:15\n4789 rules/marlborough/rules.yaml:2431:15\n4790 rules/marlborough/rules.yaml:2432:15\n4791 rules/marlborough/rules.yaml:2433:19\n4793 rules/marlborough/rules.yaml:2435:19\n4796 rules/marlborough/rules.yaml:2436:19\n4797 rules/marlborough/rules.yaml:2437:19\n4798 rules/marlborough/rules.yaml:2439:19\n4799 rules/marlborough/rules.yaml:2440:23\n4800 rules/marlborough/rules.yaml:821:7\n4805 rules/marlborough/rules.yaml:822:7\n4815 rules/marlborough/rules.yaml:1825:7\n4821 rules/marlborough/rules.yaml:1826:7\n4828 rules/marlborough/rules.yaml:1827:7\n4829 rules/marlborough/rules.yaml:1829:15\n4830 rules/marlborough/rules.yaml:1830:19\n4833 rules/marlborough/rules.yaml:1831:23\n4836 rules/marlborough/rules.yaml:1833:15\n4839 rules/marlborough/rules.yaml:1835:15\n4846 rules/marlborough/rules.yaml:1055:7\n4847 rules/marlborough/rules.yaml:1056:11\n4848 rules/marlborough/rules.yaml:1057:7\n4849 rules/marlborough/rules.yaml:1058:7\n4850 rules/marlborough/rules.yaml:1061:15\n4851 rules/marlborough/rules.yaml:1062:15\n4852 rules/marlborough/rules.yaml:1063:15\n4854 rules/marlborough/rules.yaml:1066:15\n4855 rules/marlborough/rules.yaml:1067:15\n4856 rules/marlborough/rules.yaml:1068:15\n4858 rules/marlborough/rules.yaml:1070:15\n4863 rules/marlborough/rules.yaml:1567:7\n4868 rules/marlborough/rules.yaml:1568:11\n4873 rules/marlborough/rules.yaml:1569:11\n4881 rules/marlborough/rules.yaml:1571:15\n4888 rules/marlborough/rules.yaml:1081:7\n4894 rules/marlborough/rules.yaml:1082:7\n4899 rules/marlborough/rules.yaml:1083:7\n4900 rules/marlborough/rules.yaml:1084:11\n4901 rules/marlborough/rules.yaml:1085:15\n4902 rules/marlborough/rules.yaml:1086:7\n4903 rules/marlborough/rules.yaml:1087:7\n4904 rules/marlborough/rules.yaml:1088:7\n4905 rules/marlborough/rules.yaml:1089:11\n4906 rules/marlborough/rules.yaml:1090:11\n4907 rules/marlborough/rules.yaml:1091:11\n4919 rules/marlborough/rules.yaml:1092:11\n4928 rules/marlborough/rules.yaml:1093:11\n4929 rules/marlborough/rules.yaml:1094:15\n4930 rules/marlborough/rules.yaml:1095:19\n4932 rules/marlborough/rules.yaml:1097:15\n4939 rules/marlborough/rules.yaml:1098:15\n4940 rules/marlborough/rules.yaml:1099:19\n4942 rules/marlborough/rules.yaml:1101:7\n4943 rules/marlborough/rules.yaml:1102:7\n4948 rules/marlborough/rules.yaml:2284:7\n4949 rules/marlborough/rules.yaml:2285:7\n4954 rules/marlborough/rules.yaml:2286:7\n4957 rules/marlborough/rules.yaml:2287:7\n4974 rules/marlborough/rules.yaml:2288:7\n4975 rules/marlborough/rules.yaml:2289:11\n4976 rules/marlborough/rules.yaml:2290:7\n4983 rules/marlborough/rules.yaml:2291:7\n4984 rules/marlborough/rules.yaml:2292:11\n4985 rules/marlborough/rules.yaml:2293:7\n4986 rules/marlborough/rules.yaml:2294:11\n4991 rules/marlborough/rules.yaml:2295:11\n4992 rules/marlborough/rules.yaml:2296:11\n4993 rules/marlborough/rules.yaml:2297:11\n4994 rules/marlborough/rules.yaml:2298:15\n4995 rules/marlborough/rules.yaml:2299:19\n4997 rules/marlborough/rules.yaml:2301:15\n4998 rules/marlborough/rules.yaml:2302:15\n4999 rules/marlborough/rules.yaml:2303:19\n5001 rules/marlborough/rules.yaml:2305:19\n5002 rules/marlborough/rules.yaml:2306:19\n5003 rules/marlborough/rules.yaml:2307:7\n5004 rules/marlborough/rules.yaml:2308:11\n5005 rules/marlborough/rules.yaml:2309:11\n5006 rules/marlborough/rules.yaml:2311:11\n5015 rules/marlborough/rules.yaml:2312:11\n5019 rules/marlborough/rules.yaml:2313:11\n5022 rules/marlborough/rules.yaml:2314:11\n5023 rules/marlborough/rules.yaml:2315:15\n5024 rules/marlborough/rules.yaml:2316:19\n5033 rules/marlborough/rules.yaml:2317:19\n5034 rules/marlborough/rules.yaml:2318:23\n5041 rules/marlborough/rules.yaml:2320:23\n5042 rules/marlborough/rules.yaml:2321:7\n5043 rules/marlborough/rules.yaml:2322:11\n5049 rules/marlborough/rules.yaml:1501:7\n5055 rules/marlborough/rules.yaml:1502:7\n5064 rules/marlborough/rules.yaml:1503:7\n5065 rules/marlborough/rules.yaml:1504:11\n5077 rules/marlborough/rules.yaml:1505:15\n5078 rules/marlborough/rules.yaml:1506:15\n5079 rules/marlborough/rules.yaml:1507:19\n5080 rules/marlborough/rules.yaml:1508:19\n5081 rules/marlborough/rules.yaml:1510:23\n5102 rules/marlborough/rules.yaml:1511:23\n5103 rules/marlborough/rules.yaml:1512:27\n5105 rules/marlborough/rules.yaml:1513:23\n5106 rules/marlborough/rules.yaml:1514:23\n5107 rules/marlborough/rules.yaml:1515:27\n5108 rules/marlborough/rules.yaml:1516:31\n5118 rules/marlborough/rules.yaml:2479:3\n5119 rules/marlborough/rules.yaml:2479:3\n5121 rules/marlborough/rules.yaml:2479:3\n5122 rules/marlborough/rules.yaml:2479:3\n5123 rules/marlborough/rules.yaml:2479:3\n5124 rules/marlborough/rules.yaml:2479:3\n5125 rules/marlborough/rules.yaml:2479:3\n5126 rules/marlborough/rules.yaml:2479:3\n5133 rules/marlborough/rules.yaml:2479:3\n5134 rules/marlborough/rules.yaml:2479:3\n5135 rules/marlborough/rules.yaml:2479:3\n5136 rules/marlborough/rules.yaml:2479:3\n5141 rules/marlborough/rules.yaml:2479:3\n5142 rules/marlborough/rules.yaml:2479:3\n5144 rules/marlborough/rules.yaml:2479:3\n5145 rules/marlborough/rules.yaml:2479:3\n5146 rules/marlborough/rules.yaml:2479:3\n5148 rules/marlborough/rules.yaml:2479:3\n5149 rules/marlborough/rules.yaml:2479:3\n5150 rules/marlborough/rules.yaml:2479:3\n5158 rules/marlborough/rules.yaml:2130:7\n5163 rules/marlborough/rules.yaml:2131:7\n5164 rules/marlborough/rules.yaml:2132:11\n5171 rules/marlborough/rules.yaml:2133:11\n5172 rules/marlborough/rules.yaml:2134:15\n5174 rules/marlborough/rules.yaml:2137:15\n5187 rules/marlborough/rules.yaml:1109:7\n5188 rules/marlborough/rules.yaml:1110:7\n5189 rules/marlborough/rules.yaml:1111:11\n5196 rules/marlborough/rules.yaml:1112:11\n5198 rules/marlborough/rules.yaml:1114:11\n5252 rules/marlborough/rules.yaml:1718:7\n5253 rules/marlborough/rules.yaml:1719:7\n5254 rules/marlborough/rules.yaml:1720:7\n5255 rules/marlborough/rules.yaml:1721:11\n5260 rules/marlborough/rules.yaml:1774:7\n5261 rules/marlborough/rules.yaml:1775:7\n5262 rules/marlborough/rules.yaml:1777:7\n5267 rules/marlborough/rules.yaml:1585:7\n5273 rules/marlborough/rules.yaml:1586:11\n5274 rules/marlborough/rules.yaml:1587:11\n5275 rules/marlborough/rules.yaml:1588:11\n5278 rules/marlborough/rules.yaml:1591:15\n5285 rules/marlborough/rules.yaml:1592:15\n5287 rules/marlborough/rules.yaml:1594:7\n5288 rules/marlborough/rules.yaml:1595:7\n5289 rules/marlborough/rules.yaml:1596:7\n5294 rules/marlborough/rules.yaml:1597:7\n5295 rules/marlborough/rules.yaml:1598:11\n5302 rules/marlborough/rules.yaml:1599:11\n5303 rules/marlborough/rules.yaml:1600:15\n5306 rules/marlborough/rules.yaml:1601:15\n5307 rules/marlborough/rules.yaml:1602:15\n5308 rules/marlborough/rules.yaml:1604:7\n5309 rules/marlborough/rules.yaml:1605:7\n5314 rules/marlborough/rules.yaml:1606:11\n5320 rules/marlborough/rules.yaml:1607:11\n5360 rules/marlborough/rules.yaml:1608:11\n5361 rules/marlborough/rules.yaml:1609:15\n5363 rules/marlborough/rules.yaml:1611:15\n5364 rules/marlborough/rules.yaml:1612:15\n5365 rules/marlborough/rules.yaml:1613:19\n5367 rules/marlborough/rules.yaml:1615:19\n5370 rules/marlborough/rules.yaml:1616:19\n5371 rules/marlborough/rules.yaml:1618:7\n5372 rules/marlborough/rules.yaml:1619:7\n5377 rules/marlborough/rules.yaml:1620:11\n5401 rules/marlborough/rules.yaml:1621:11\n5402 rules/marlborough/rules.yaml:1622:15\n5404 rules/marlborough/rules.yaml:1624:15\n5405 rules/marlborough/rules.yaml:1625:15\n5406 rules/marlborough/rules.yaml:1626:19\n5408 rules/marlborough/rules.yaml:1628:19\n5413 rules/marlborough/rules.yaml:1629:19\n5416 rules/marlborough/rules.yaml:1630:19\n5417 rules/marlborough/rules.yaml:1631:19\n5421 rules/marlborough/rules.yaml:1632:23\n5424 rules/marlborough/rules.yaml:1635:23\n5431 rules/marlborough/rules.yaml:1636:23\n5440 rules/marlborough/rules.yaml:1528:7\n5455 rules/marlborough/rules.yaml:1529:7\n5464 rules/marlborough/rules.yaml:1530:11\n5465 rules/marlborough/rules.yaml:1531:7\n5466 rules/marlborough/rules.yaml:1532:7\n5487 rules/marlborough/rules.yaml:1533:7\n5488 rules/marlborough/rules.yaml:1535:11\n5489 rules/marlborough/rules.yaml:1536:15\n5490 rules/marlborough/rules.yaml:1537:11\n5491 rules/marlborough/rules.yaml:1538:7\n5498 rules/marlborough/rules.yaml:1539:7\n5499 rules/marlborough/rules.yaml:1540:11\n5506 rules/marlborough/rules.yaml:2517:1\n5507 rules/marlborough/rules.yaml:2517:1\n5508 rules/marlborough/rules.yaml:2517:1\n5513 rules/marlborough/rules.yaml:2517:1\n5514 rules/marlborough/rules.yaml:2517:1\n5515 rules/marlborough/rules.yaml:2517:1\n5516 rules/marlborough/rules.yaml:2517:1\n5519 rules/marlborough/rules.yaml:2517:1\n5520 rules/marlborough/rules.yaml:2517:1\n5522 rules/marlborough/rules.yaml:2517:1\n5523 rules/marlborough/rules.yaml:2517:1\n5524 rules/marlborough/rules.yaml:2517:1\n5525 rules/marlborough/rules.yaml:2517:1\n5526 rules/marlborough/rules.yaml:2517:1\n5527 rules/marlborough/rules.yaml:2517:1\n5528 rules/marlborough/rules.yaml:2517:1\n5529 rules/marlborough/rules.yaml:2517:1\n5530 rules/marlborough/rules.yaml:2517:1\n5531 rules/marlborough/rules.yaml:2517:1\n5532 rules/marlborough/rules.yaml:2517:1\n5537 rules/marlborough/rules.yaml:1784:7\n5542 rules/marlborough/rules.yaml:1785:7\n5562 rules/marlborough/rules.yaml:1786:7\n5563 rules/marlborough/rules.yaml:1787:11\n5564 rules/marlborough/rules.yaml:1788:11\n5569 rules/marlborough/rules.yaml:1789:15\n5570 rules/marlborough/rules.yaml:1790:7\n5579 rules/marlborough/rules.yaml:1791:11\n5595 rules/marlborough/rules.yaml:1792:7\n5601 rules/marlborough/rules.yaml:1793:11\n5616 rules/marlborough/rules.yaml:2115:7\n5628 rules/marlborough/rules.yaml:2116:7\n5629 rules/marlborough/rules.yaml:2118:11\n5630 rules/marlborough/rules.yaml:2119:7\n5637 rules/marlborough/rules.yaml:2120:7\n5644 rules/marlborough/rules.yaml:2121:7\n5650 rules/marlborough/rules.yaml:1408:7\n5651 rules/marlborough/rules.yaml:1409:11\n5652 rules/marlborough/rules.yaml:1410:7\n5658 rules/marlborough/rules.yaml:1411:7\n5659 rules/marlborough/rules.yaml:1412:7\n5664 rules/marlborough/rules.yaml:1413:11\n5665 rules/marlborough/rules.yaml:1414:15\n5667 rules/marlborough/rules.yaml:1416:15\n5668 rules/marlborough/rules.yaml:1417:11\n5669 rules/marlborough/rules.yaml:1418:15\n5670 rules/marlborough/rules.yaml:1419:11\n5671 rules/marlborough/rules.yaml:1420:15\n5673 rules/marlborough/rules.yaml:1422:15\n5674 rules/marlborough/rules.yaml:1423:11\n5684 rules/marlborough/rules.yaml:2452:7\n5686 rules/marlborough/rules.yaml:2453:7\n5693 rules/marlborough/rules.yaml:2454:7\n5701 rules/marlborough/rules.yaml:2168:7\n5702 rules/marlborough/rules.yaml:2169:7\n5703 rules/marlborough/rules.yaml:2170:11\n5704 rules/marlborough/rules.yaml:2171:7\n5717 rules/marlborough/rules.yaml:2172:7\n5723 rules/marlborough/rules.yaml:2173:7\n5724 rules/marlborough/rules.yaml:2174:7\n5728 rules/marlborough/rules.yaml:2175:11\n5729 rules/marlborough/rules.yaml:2176:7\n5730 rules/marlborough/rules.yaml:2177:7\n5731 rules/marlborough/rules.yaml:2178:11\n5732 rules/marlborough/rules.yaml:2179:7\n5738 rules/marlborough/rules.yaml:2180:7\n5739 rules/marlborough/rules.yaml:2181:7\n5740 rules/marlborough/rules.yaml:2183:7\n5741 rules/marlborough/rules.yaml:2185:15\n5743 rules/marlborough/rules.yaml:2187:15\n5745 rules/marlborough/rules.yaml:2189:15\n5747 rules/marlborough/rules.yaml:2191:15\n5748 rules/marlborough/rules.yaml:2192:15\n5750 rules/marlborough/rules.yaml:2194:15\n5751 rules/marlborough/rules.yaml:2195:15\n5760 rules/marlborough/rules.yaml:2196:15\n5761 rules/marlborough/rules.yaml:2197:19\n5768 rules/marlborough/rules.yaml:2198:19\n5769 rules/marlborough/rules.yaml:2199:15\n5774 rules/marlborough/rules.yaml:2147:7\n5780 rules/marlborough/rules.yaml:2148:7\n5781 rules/marlborough/rules.yaml:2149:7\n5782 rules/marlborough/rules.yaml:2150:11\n5783 rules/marlborough/rules.yaml:2152:7\n5784 rules/marlborough/rules.yaml:2153:7\n5785 rules/marlborough/rules.yaml:2154:7\n5788 rules/marlborough/rules.yaml:2156:7\n5789 rules/marlborough/rules.yaml:2157:7\n5790 rules/marlborough/rules.yaml:2158:11\n5795 rules/marlborough/rules.yaml:2255:7\n5796 rules/marlborough/rules.yaml:2256:7\n5801 rules/marlborough/rules.yaml:2257:11\n5806 rules/marlborough/rules.yaml:2258:11\n5811 rules/marlborough/rules.yaml:2259:11\n5812 rules/marlborough/rules.yaml:2260:15\n5814 rules/marlborough/rules.yaml:2262:15\n5815 rules/marlborough/rules.yaml:2263:15\n5816 rules/marlborough/rules.yaml:2264:19\n5818 rules/marlborough/rules.yaml:2266:19\n5821 rules/marlborough/rules.yaml:2267:19\n5826 rules/marlborough/rules.yaml:1681:7\n5827 rules/marlborough/rules.yaml:1682:7\n5828 rules/marlborough/rules.yaml:1683:7\n5829 rules/marlborough/rules.yaml:1684:7\n5834 rules/marlborough/rules.yaml:1685:11\n5839 rules/marlborough/rules.yaml:1686:11\n5843 rules/marlborough/rules.yaml:1687:11\n5844 rules/marlborough/rules.yaml:1688:11\n5845 rules/marlborough/rules.yaml:1689:15\n5847 rules/marlborough/rules.yaml:1691:15\n5854 rules/marlborough/rules.yaml:1692:15\n5856 rules/marlborough/rules.yaml:1694:15\n5857 rules/marlborough/rules.yaml:1695:15\n5858 rules/marlborough/rules.yaml:1696:19\n5860 rules/marlborough/rules.yaml:1698:19\n5861 rules/marlborough/rules.yaml:1699:7\n5868 rules/marlborough/rules.yaml:2027:7\n5869 rules/marlborough/rules.yaml:2028:7\n5870 rules/marlborough/rules.yaml:2029:7\n5871 rules/marlborough/rules.yaml:2030:7\n5872 rules/marlborough/rules.yaml:2032:7\n5873 rules/marlborough/rules.yaml:2034:15\n5874 rules/marlborough/rules.yaml:2035:19\n5876 rules/marlborough/rules.yaml:2037:19\n5878 rules/marlborough/rules.yaml:2039:15\n5879 rules/marlborough/rules.yaml:2040:19\n5883 rules/marlborough/rules.yaml:2044:15\n5884 rules/marlborough/rules.yaml:2045:15\n5886 rules/marlborough/rules.yaml:2047:15\n5887 rules/marlborough/rules.yaml:2048:15\n5889 rules/marlborough/rules.yaml:2050:15\n5890 rules/marlborough/rules.yaml:2051:15\n5892 rules/marlborough/rules.yaml:2053:15\n5897 rules/marlborough/rules.yaml:2382:7\n5903 rules/marlborough/rules.yaml:2383:7\n5910 rules/marlborough/rules.yaml:2384:7\n5924 rules/marlborough/rules.yaml:2385:7\n5925 rules/marlborough/rules.yaml:2386:11\n5928 rules/marlborough/rules.yaml:2387:7\n5929 rules/marlborough/rules.yaml:2388:7\n5930 rules/marlborough/rules.yaml:2389:7\n5933 rules/marlborough/rules.yaml:2391:7\n5934 rules/marlborough/rules.yaml:2392:7\n5935 rules/marlborough/rules.yaml:2393:11\n5936 rules/marlborough/rules.yaml:2395:7\n5937 rules/marlborough/rules.yaml:2396:11\n5938 rules/marlborough/rules.yaml:2397:7\n5939 rules/marlborough/rules.yaml:2398:7\n5949 rules/marlborough/rules.yaml:2399:7\n5950 rules/marlborough/rules.yaml:2400:11\n5951 rules/marlborough/rules.yaml:2401:15\n5953 rules/marlborough/rules.yaml:2403:7\n5970 rules/marlborough/rules.yaml:2404:7\n5971 rules/marlborough/rules.yaml:2405:11\n5972 rules/marlborough/rules.yaml:2406:7\n5973 rules/marlborough/rules.yaml:2407:7\n5974 rules/marlborough/rules.yaml:2408:11\n5975 rules/marlborough/rules.yaml:2409:11\n5991 rules/marlborough/rules.yaml:2410:11\n5992 rules/marlborough/rules.yaml:2411:11\n5996 rules/marlborough/rules.yaml:2362:7\n5997 rules/marlborough/rules.yaml:2363:7\n5998 rules/marlborough/rules.yaml:2364:11\n5999 rules/marlborough/rules.yaml:2365:11\n6000 rules/marlborough/rules.yaml:2366:15\n6001 rules/marlborough/rules.yaml:2367:15\n6002 rules/marlborough/rules.yaml:2368:7\n6007 rules/marlborough/rules.yaml:2336:7\n6017 rules/marlborough/rules.yaml:2337:7\n6018 rules/marlborough/rules.yaml:2339:11\n6019 rules/marlborough/rules.yaml:2340:7\n6020 rules/marlborough/rules.yaml:2341:7\n6026 rules/marlborough/rules.yaml:2342:7\n6027 rules/marlborough/rules.yaml:2343:7\n6028 rules/marlborough/rules.yaml:2344:11\n6034 rules/marlborough/rules.yaml:2346:7\n6039 rules/marlborough/rules.yaml:764:7\n6044 rules/marlborough/rules.yaml:765:7\n6049 rules/marlborough/rules.yaml:766:7\n6055 rules/marlborough/rules.yaml:2348:11\n6056 rules/marlborough/rules.yaml:2349:15\n6063 rules/marlborough/rules.yaml:2350:15\n6064 rules/marlborough/rules.yaml:2351:15\n6070 rules/marlborough/rules.yaml:2212:7\n6071 rules/marlborough/rules.yaml:2213:11\n6072 rules/marlborough/rules.yaml:2214:11\n6081 rules/marlborough/rules.yaml:2215:15\n6082 rules/marlborough/rules.yaml:2216:15\n6083 rules/marlborough/rules.yaml:2217:19\n6086 rules/marlborough/rules.yaml:2218:19\n6094 rules/marlborough/rules.yaml:976:7\n6095 rules/marlborough/rules.yaml:977:7\n6096 rules/marlborough/rules.yaml:978:11\n6097 rules/marlborough/rules.yaml:979:7\n6100 rules/marlborough/rules.yaml:981:11\n6101 rules/marlborough/rules.yaml:982:7\n6102 rules/marlborough/rules.yaml:983:11\n6103 rules/marlborough/rules.yaml:984:15\n6104 rules/marlborough/rules.yaml:985:7\n6105 rules/marlborough/rules.yaml:986:7\n6106 rules/marlborough/rules.yaml:987:7\n6107 rules/marlborough/rules.yaml:988:11\n6108 rules/marlborough/rules.yaml:989:7\n6109 rules/marlborough/rules.yaml:990:7\n6110 rules/marlborough/rules.yaml:991:7\n6111 rules/marlborough/rules.yaml:992:7\n6129 rules/marlborough/rules.yaml:993:7\n6138 rules/marlborough/rules.yaml:994:11\n6143 rules/marlborough/rules.yaml:995:7\n6144 rules/marlborough/rules.yaml:997:11\n6145 rules/marlborough/rules.yaml:998:15\n6146 rules/marlborough/rules.yaml:999:11\n6147 rules/marlborough/rules.yaml:1000:7\n6154 rules/marlborough/rules.yaml:1001:7\n6155 rules/marlborough/rules.yaml:1002:11\n6161 rules/marlborough/rules.yaml:2498:3\n6162 rules/marlborough/rules.yaml:2498:3\n6164 rules/marlborough/rules.yaml:2498:3\n6165 rules/marlborough/rules.yaml:2498:3\n6166 rules/marlborough/rules.yaml:2498:3\n6167 rules/marlborough/rules.yaml:2498:3\n6168 rules/marlborough/rules.yaml:2498:3\n6169 rules/marlborough/rules.yaml:2498:3\n6176 rules/marlborough/rules.yaml:2498:3\n6177 rules/marlborough/rules.yaml:2498:3\n6178 rules/marlborough/rules.yaml:2498:3\n6179 rules/marlborough/rules.yaml:2498:3\n6190 rules/marlborough/rules.yaml:2498:3\n6191 rules/marlborough/rules.yaml:2498:3\n6193 rules/marlborough/rules.yaml:2498:3\n6194 rules/marlborough/rules.yaml:2498:3\n6195 rules/marlborough/rules.yaml:2498:3\n6197 rules/marlborough/rules.yaml:2498:3\n6198 rules/marlborough/rules.yaml:2498:3\n6199 rules/marlborough/rules.yaml:2498:3\n6213 rules/marlborough/rules.yaml:1441:7\n6219 rules/marlborough/rules.yaml:1442:7\n6233 rules/marlborough/rules.yaml:1443:7\n6244 rules/marlborough/rules.yaml:1444:7\n6255 rules/marlborough/rules.yaml:1445:11\n6256 rules/marlborough/rules.yaml:1447:7\n6261 rules/marlborough/rules.yaml:1448:7\n6269 rules/marlborough/rules.yaml:1449:7\n6270 rules/marlborough/rules.yaml:1450:11\n6271 rules/marlborough/rules.yaml:1451:7\n6272 rules/marlborough/rules.yaml:1452:11\n6273 rules/marlborough/rules.yaml:1453:7\n6274 rules/marlborough/rules.yaml:1454:11\n6275 rules/marlborough/rules.yaml:1455:7\n6276 rules/marlborough/rules.yaml:1456:11\n6277 rules/marlborough/rules.yaml:1457:15\n6281 rules/marlborough/rules.yaml:1461:7\n6282 rules/marlborough/rules.yaml:1462:11\n6285 rules/marlborough/rules.yaml:1463:15\n6286 rules/marlborough/rules.yaml:1464:19\n6289 rules/marlborough/rules.yaml:1468:7\n6290 rules/marlborough/rules.yaml:1469:11\n6291 rules/marlborough/rules.yaml:1471:11\n6292 rules/marlborough/rules.yaml:1472:15\n6295 rules/marlborough/rules.yaml:1473:15\n6296 rules/marlborough/rules.yaml:1474:19\n6303 rules/marlborough/rules.yaml:1475:19\n6304 rules/marlborough/rules.yaml:1476:7\n6305 rules/marlborough/rules.yaml:1477:11\n6306 rules/marlborough/rules.yaml:1478:7\n6322 rules/marlborough/rules.yaml:1479:7\n6331 rules/marlborough/rules.yaml:1480:11\n6332 rules/marlborough/rules.yaml:1481:7\n6333 rules/marlborough/rules.yaml:1482:7\n6334 rules/marlborough/rules.yaml:1483:11\n6335 rules/marlborough/rules.yaml:1484:7\n6336 rules/marlborough/rules.yaml:1485:7\n6337 rules/marlborough/rules.yaml:1486:11\n6338 rules/marlborough/rules.yaml:1487:11\n6339 rules/marlborough/rules.yaml:1488:15\n6358 rules/marlborough/rules.yaml:1489:11\n6359 rules/marlborough/rules.yaml:1490:11\n6364 rules/marlborough/rules.yaml:1321:7\n6382 rules/marlborough/rules.yaml:1322:7\n6383 rules/marlborough/rules.yaml:1323:7\n6384 rules/marlborough/rules.yaml:1324:11\n6408 rules/marlborough/rules.yaml:1325:7\n6409 rules/marlborough/rules.yaml:1326:7\n6410 rules/marlborough/rules.yaml:1327:11\n6411 rules/marlborough/rules.yaml:1329:11\n6412 rules/marlborough/rules.yaml:1330:7\n6413 rules/marlborough/rules.yaml:1331:7\n6414 rules/marlborough/rules.yaml:1332:7\n6415 rules/marlborough/rules.yaml:1333:7\n6431 rules/marlborough/rules.yaml:1334:7\n6445 rules/marlborough/rules.yaml:1335:7\n6446 rules/marlborough/rules.yaml:1336:11\n6447 rules/marlborough/rules.yaml:1338:7\n6456 rules/marlborough/rules.yaml:1339:11\n6457 rules/marlborough/rules.yaml:1340:11\n6458 rules/marlborough/rules.yaml:1341:7\n6469 rules/marlborough/rules.yaml:1342:7\n6470 rules/marlborough/rules.yaml:1343:7\n6471 rules/marlborough/rules.yaml:1344:11\n6472 rules/marlborough/rules.yaml:1345:11\n6473 rules/marlborough/rules.yaml:1346:15\n6474 rules/marlborough/rules.yaml:1347:11\n6475 rules/marlborough/rules.yaml:1348:15\n6477 rules/marlborough/rules.yaml:1351:15\n6478 rules/marlborough/rules.yaml:1353:7\n6479 rules/marlborough/rules.yaml:1354:7\n6480 rules/marlborough/rules.yaml:1355:11\n6492 rules/marlborough/rules.yaml:1356:7\n6493 rules/marlborough/rules.yaml:1357:11\n6494 rules/marlborough/rules.yaml:1358:7\n6495 rules/marlborough/rules.yaml:1359:7\n6496 rules/marlborough/rules.yaml:1360:11\n6497 rules/marlborough/rules.yaml:1361:15\n6499 rules/marlborough/rules.yaml:1362:15\n6502 rules/marlborough/rules.yaml:1366:7\n6503 rules/marlborough/rules.yaml:1367:11\n6504 rules/marlborough/rules.yaml:1369:11\n6505 rules/marlborough/rules.yaml:1370:15\n6506 rules/marlborough/rules.yaml:1371:15\n6507 rules/marlborough/rules.yaml:1372:19\n6514 rules/marlborough/rules.yaml:1373:19\n6515 rules/marlborough/rules.yaml:1374:7\n6525 rules/marlborough/rules.yaml:1375:7\n6526 rules/marlborough/rules.yaml:1376:11\n6527 rules/marlborough/rules.yaml:1377:7\n6528 rules/marlborough/rules.yaml:1378:7\n6529 rules/marlborough/rules.yaml:1379:11\n6530 rules/marlborough/rules.yaml:1380:7\n6531 rules/marlborough/rules.yaml:1381:7\n6532 rules/marlborough/rules.yaml:1382:11\n6533 rules/marlborough/rules.yaml:1383:11\n6534 rules/marlborough/rules.yaml:1384:15\n6541 rules/marlborough/rules.yaml:1385:15\n6542 rules/marlborough/rules.yaml:1386:15\n6543 rules/marlborough/rules.yaml:1387:19\n6544 rules/marlborough/rules.yaml:1389:11\n6553 rules/marlborough/rules.yaml:1390:11\n6554 rules/marlborough/rules.yaml:1391:15\n6560 rules/marlborough/rules.yaml:1392:11\n6561 rules/marlborough/rules.yaml:1393:15\n6567 rules/marlborough/rules.yaml:1394:11\n6568 rules/marlborough/rules.yaml:1395:11\n6569 rules/marlborough/rules.yaml:1396:11\n6570 rules/marlborough/rules.yaml:1397:11\n6571 rules/marlborough/rules.yaml:1398:15\n6572 rules/marlborough/rules.yaml:1399:11\n6577 rules/marlborough/rules.yaml:1981:7\n6580 rules/marlborough/rules.yaml:1982:11\n6581 rules/marlborough/rules.yaml:1983:11\n6582 rules/marlborough/rules.yaml:1984:11\n6583 rules/marlborough/rules.yaml:1985:15\n6589 rules/marlborough/rules.yaml:1987:15\n6593 rules/marlborough/flow.yaml:11:7\n6594 rules/marlborough/flow.yaml:12:11\n6608 rules/marlborough/rules.yaml:941:7\n6609 rules/marlborough/rules.yaml:942:7\n6610 rules/marlborough/rules.yaml:943:7\n6611 rules/marlborough/rules.yaml:944:11\n6612 rules/marlborough/rules.yaml:945:11\n6613 rules/marlborough/rules.yaml:946:15\n6614 rules/marlborough/rules.yaml:947:15\n6615 rules/marlborough/rules.yaml:948:7\n6620 rules/marlborough/rules.yaml:949:11\n6621 rules/marlborough/rules.yaml:950:11\n6628 rules/marlborough/rules.yaml:951:11\n6629 rules/marlborough/rules.yaml:952:11\n6630 rules/marlborough/rules.yaml:953:11\n6631 rules/marlborough/rules.yaml:954:7\n6632 rules/marlborough/rules.yaml:955:11\n6637 rules/marlborough/rules.yaml:1549:7\n6638 rules/marlborough/rules.yaml:1550:7\n6639 rules/marlborough/rules.yaml:1551:11\n6640 rules/marlborough/rules.yaml:1552:11\n6641 rules/marlborough/rules.yaml:1553:7\n6644 rules/marlborough/rules.yaml:1554:7\n6645 rules/marlborough/rules.yaml:1555:7\n6653 rules/marlborough/rules.yaml:1999:7\n6654 rules/marlborough/rules.yaml:2000:7\n6655 rules/marlborough/rules.yaml:2001:11\n6656 rules/marlborough/rules.yaml:2002:11\n6663 rules/marlborough/rules.yaml:2003:15\n6664 rules/marlborough/rules.yaml:2004:15\n6676 rules/marlborough/rules.yaml:2005:15\n6698 rules/marlborough/rules.yaml:2006:15\n6699 rules/marlborough/rules.yaml:2007:15\n6700 rules/marlborough/rules.yaml:2008:19\n6707 rules/marlborough/rules.yaml:2009:19\n6708 rules/marlborough/rules.yaml:2010:23\n6711 rules/marlborough/rules.yaml:2011:23\n6712 rules/marlborough/rules.yaml:2013:19\n6713 rules/marlborough/rules.yaml:2014:23\n6714 rules/marlborough/rules.yaml:2015:23\n6719 rules/marlborough/rules.yaml:1647:7\n6723 rules/marlborough/rules.yaml:1648:7\n6724 rules/marlborough/rules.yaml:1649:11\n6725 rules/marlborough/rules.yaml:1650:11\n6726 rules/marlborough/rules.yaml:1651:7\n6727 rules/marlborough/rules.yaml:1652:11\n6731 rules/marlborough/flow.yaml:104:7\n6732 rules/marlborough/flow.yaml:105:11\n6736 rules/marlborough/flow.yaml:50:7\n6739 rules/marlborough/flow.yaml:51:11\n6740 rules/marlborough/flow.yaml:52:15\n6744 rules/marlborough/flow.yaml:67:7\n6747 rules/marlborough/flow.yaml:68:11\n6748 rules/marlborough/flow.yaml:69:15\n6752 rules/marlborough/flow.yaml:85:7\n6756 rules/marlborough/flow.yaml:61:7\n6757 rules/marlborough/flow.yaml:62:11\n6758 rules/marlborough/flow.yaml:63:15\n6762 rules/marlborough/flow.yaml:89:7\n6763 rules/marlborough/flow.yaml:90:11\n6767 rules/marlborough/flow.yaml:45:7\n6768 rules/marlborough/flow.yaml:46:11\n6772 rules/marlborough/flow.yaml:79:7\n6773 rules/marlborough/flow.yaml:80:11\n6774 rules/marlborough/flow.yaml:81:15\n6778 rules/marlborough/flow.yaml:56:7\n6779 rules/marlborough/flow.yaml:57:11\n6784 rules/marlborough/rules.yaml:1043:7\n6790 rules/marlborough/rules.yaml:1044:7\n6791 rules/marlborough/rules.yaml:1045:11\n6792 rules/marlborough/rules.yaml:1046:7\n6799 rules/marlborough/rules.yaml:1047:7\n6804 rules/marlborough/rules.yaml:2095:7\n6809 rules/marlborough/rules.yaml:2096:7\n6810 rules/marlborough/rules.yaml:2098:11\n6811 rules/marlborough/rules.yaml:2099:7\n6812 rules/marlborough/rules.yaml:2100:7\n6832 rules/marlborough/rules.yaml:1018:7\n6833 rules/marlborough/rules.yaml:1019:7\n6841 rules/marlborough/rules.yaml:1020:11\n6842 rules/marlborough/rules.yaml:1021:7\n6888 rules/marlborough/rules.yaml:1022:7\n6889 rules/marlborough/rules.yaml:1023:11\n6890 rules/marlborough/rules.yaml:1024:7\n6908 rules/marlborough/rules.yaml:1025:7\n6914 rules/marlborough/rules.yaml:1026:7\n6915 rules/marlborough/rules.yaml:1027:11\n6917 rules/marlborough/rules.yaml:1028:11\n6921 rules/marlborough/rules.yaml:1029:15\n6922 rules/marlborough/rules.yaml:1030:7\n6923 rules/marlborough/rules.yaml:1031:11\n6924 rules/marlborough/rules.yaml:1032:11\n6925 rules/marlborough/rules.yaml:1033:7\n6947 rules/marlborough/rules.yaml:1034:11\n6960 rules/marlborough/rules.yaml:1035:15\n6962 rules/marlborough/rules.yaml:1036:15\n7012 rules/marlborough/rules.yaml:1125:7\n7013 rules/marlborough/rules.yaml:1126:7\n7030 rules/marlborough/rules.yaml:1127:7\n7031 rules/marlborough/rules.yaml:1128:11\n7033 rules/marlborough/rules.yaml:1129:7\n7034 rules/marlborough/rules.yaml:1130:11\n7036 rules/marlborough/rules.yaml:1131:7\n7039 rules/marlborough/rules.yaml:1132:7\n7040 rules/marlborough/rules.yaml:1133:7\n7041 rules/marlborough/rules.yaml:1134:7\n7046 rules/marlborough/rules.yaml:1135:11\n7047 rules/marlborough/rules.yaml:1136:11\n7075 rules/marlborough/rules.yaml:1139:11\n7076 rules/marlborough/rules.yaml:1140:11\n7077 rules/marlborough/rules.yaml:1141:11\n7078 rules/marlborough/rules.yaml:1143:19\n7079 rules/marlborough/rules.yaml:1144:23\n7081 rules/marlborough/rules.yaml:1146:23\n7082 rules/marlborough/rules.yaml:1147:23\n7092 rules/marlborough/rules.yaml:1153:19\n7095 rules/marlborough/rules.yaml:1149:19\n7099 rules/marlborough/rules.yaml:1151:19\n7108 rules/marlborough/rules.yaml:1155:11\n7109 rules/marlborough/rules.yaml:1156:11\n7112 rules/marlborough/rules.yaml:1157:11\n7117 rules/marlborough/rules.yaml:1158:11\n7118 rules/marlborough/rules.yaml:1159:11\n7139 rules/marlborough/rules.yaml:1160:15\n7190 rules/marlborough/rules.yaml:1163:15\n7191 rules/marlborough/rules.yaml:1164:15\n7197 rules/marlborough/rules.yaml:1166:15\n7209 rules/marlborough/rules.yaml:1167:15\n7210 rules/marlborough/rules.yaml:1168:15\n7227 rules/marlborough/rules.yaml:1169:15\n7228 rules/marlborough/rules.yaml:1170:15\n7234 rules/marlborough/rules.yaml:1172:15\n7246 rules/marlborough/rules.yaml:1173:15\n7247 rules/marlborough/rules.yaml:1174:15\n7264 rules/marlborough/rules.yaml:1175:15\n7265 rules/marlborough/rules.yaml:1176:15\n7268 rules/marlborough/rules.yaml:1177:11\n7269 rules/marlborough/rules.yaml:1178:11\n7270 rules/marlborough/rules.yaml:1179:11\n7271 rules/marlborough/rules.yaml:1180:11\n7272 rules/marlborough/rules.yaml:1181:11\n7273 rules/marlborough/rules.yaml:1182:11\n7274 rules/marlborough/rules.yaml:1183:11\n7285 rules/marlborough/rules.yaml:1185:19\n7292 rules/marlborough/rules.yaml:1186:19\n7309 rules/marlborough/rules.yaml:1187:23\n7310 rules/marlborough/rules.yaml:1188:23\n7314 rules/marlborough/rules.yaml:1190:19\n7319 rules/marlborough/rules.yaml:1195:23\n7322 rules/marlborough/rules.yaml:1191:23\n7326 rules/marlborough/rules.yaml:1193:23\n7330 rules/marlborough/rules.yaml:1197:19\n7331 rules/marlborough/rules.yaml:1198:19\n7344 rules/marlborough/rules.yaml:1199:19\n7347 rules/marlborough/rules.yaml:1202:23\n7350 rules/marlborough/rules.yaml:1200:23\n7354 rules/marlborough/rules.yaml:1204:19\n7361 rules/marlborough/rules.yaml:1205:19\n7368 rules/marlborough/rules.yaml:1206:19\n7393 rules/marlborough/rules.yaml:1207:23\n7397 rules/marlborough/rules.yaml:1209:19\n7440 rules/marlborough/rules.yaml:2458:3\n7445 rules/marlborough/rules.yaml:2458:3\n7447 rules/marlborough/rules.yaml:2458:3\n7448 rules/marlborough/rules.yaml:2458:3\n7449 rules/marlborough/rules.yaml:2458:3\n7450 rules/marlborough/rules.yaml:2458:3\n7451 rules/marlborough/rules.yaml:2458:3\n7452 rules/marlborough/rules.yaml:2458:3\n7465 rules/marlborough/rules.yaml:2458:3\n7466 rules/marlborough/rules.yaml:2458:3\n7478 rules/marlborough/rules.yaml:2458:3\n7484 rules/marlborough/rules.yaml:2458:3\n7497 rules/marlborough/rules.yaml:2458:3\n7498 rules/marlborough/rules.yaml:2458:3\n7520 rules/marlborough/rules.yaml:2458:3\n7560 rules/marlborough/rules.yaml:2458:3\n7561 rules/marlborough/rules.yaml:2458:3\n7563 rules/marlborough/rules.yaml:2458:3\n7564 rules/marlborough/rules.yaml:2458:3\n7568 rules/marlborough/rules.yaml:2458:3\n7609 rules/marlborough/rules.yaml:1220:7\n7610 rules/marlborough/rules.yaml:1221:7\n7619 rules/marlborough/rules.yaml:1222:7\n7638 rules/marlborough/rules.yaml:1223:7\n7639 rules/marlborough/rules.yaml:1224:7\n7640 rules/marlborough/rules.yaml:1225:7\n7641 rules/marlborough/rules.yaml:1226:7\n7642 rules/marlborough/rules.yaml:1227:11\n7643 rules/marlborough/rules.yaml:1228:7\n7644 rules/marlborough/rules.yaml:1229:7\n7645 rules/marlborough/rules.yaml:1230:7\n7653 rules/marlborough/rules.yaml:1231:7\n7661 rules/marlborough/rules.yaml:1232:7\n7662 rules/marlborough/rules.yaml:1233:7\n7663 rules/marlborough/rules.yaml:1234:7\n7664 rules/marlborough/rules.yaml:1235:7\n7665 rules/marlborough/rules.yaml:1236:7\n7666 rules/marlborough/rules.yaml:1237:7\n7667 rules/marlborough/rules.yaml:1238:7\n7713 rules/marlborough/rules.yaml:1239:7\n7714 rules/marlborough/rules.yaml:1240:7\n7715 rules/marlborough/rules.yaml:1241:7\n7716 rules/marlborough/rules.yaml:1242:7\n7743 rules/marlborough/rules.yaml:1243:7\n7795 rules/marlborough/rules.yaml:1244:7\n7796 rules/marlborough/rules.yaml:1245:11\n7823 rules/marlborough/rules.yaml:1246:7\n7824 rules/marlborough/rules.yaml:1247:7\n7835 rules/marlborough/rules.yaml:1249:15\n7836 rules/marlborough/rules.yaml:1250:19\n7837 rules/marlborough/rules.yaml:1251:15\n7844 rules/marlborough/rules.yaml:1252:15\n7851 rules/marlborough/rules.yaml:1253:15\n7856 rules/marlborough/rules.yaml:1254:19\n7860 rules/marlborough/rules.yaml:1256:15\n7870 rules/marlborough/rules.yaml:1257:15\n7877 rules/marlborough/rules.yaml:1258:15\n7884 rules/marlborough/rules.yaml:1259:15\n7891 rules/marlborough/rules.yaml:1260:15\n7896 rules/marlborough/rules.yaml:1261:19\n7900 rules/marlborough/rules.yaml:1263:15\n7901 rules/marlborough/rules.yaml:1264:15\n7908 rules/marlborough/rules.yaml:1265:15\n7915 rules/marlborough/rules.yaml:1266:15\n7930 rules/marlborough/rules.yaml:1267:19\n7933 rules/marlborough/rules.yaml:1269:15\n7940 rules/marlborough/rules.yaml:1270:15\n7947 rules/marlborough/rules.yaml:1271:15\n7960 rules/marlborough/rules.yaml:1272:19\n7961 rules/marlborough/rules.yaml:1273:19\n7962 rules/marlborough/rules.yaml:1274:15\n7969 rules/marlborough/rules.yaml:1275:15\n7976 rules/marlborough/rules.yaml:1276:15\n7981 rules/marlborough/rules.yaml:1277:19\n7985 rules/marlborough/rules.yaml:1279:15\n7986 rules/marlborough/rules.yaml:1280:19\n7987 rules/marlborough/rules.yaml:1281:15\n7988 rules/marlborough/rules.yaml:1282:15\n7989 rules/marlborough/rules.yaml:1283:15\n7996 rules/marlborough/rules.yaml:1284:15\n8003 rules/marlborough/rules.yaml:1285:15\n8008 rules/marlborough/rules.yaml:1286:19\n8028 rules/marlborough/rules.yaml:1911:7\n8029 rules/marlborough/rules.yaml:1912:7\n8030 rules/marlborough/rules.yaml:1913:7\n8054 rules/marlborough/rules.yaml:1914:7\n8055 rules/marlborough/rules.yaml:1915:11\n8058 rules/marlborough/rules.yaml:1916:7\n8059 rules/marlborough/rules.yaml:1917:7\n8091 rules/marlborough/rules.yaml:1740:7\n8108 rules/marlborough/rules.yaml:1741:11\n8109 rules/marlborough/rules.yaml:1742:11\n8130 rules/marlborough/rules.yaml:1743:15\n8137 rules/marlborough/rules.yaml:1744:15\n8177 rules/marlborough/rules.yaml:1745:15\n8178 rules/marlborough/rules.yaml:1746:19\n8179 rules/marlborough/rules.yaml:1747:19\n8185 rules/marlborough/rules.yaml:1749:19\n8186 rules/marlborough/rules.yaml:1750:19\n8194 rules/marlborough/rules.yaml:1751:23\n8209 rules/marlborough/rules.yaml:1752:19\n8211 rules/marlborough/rules.yaml:1753:19\n8212 rules/marlborough/rules.yaml:1754:19\n8243 rules/marlborough/rules.yaml:1885:7\n8244 rules/marlborough/rules.yaml:1886:7\n8245 rules/marlborough/rules.yaml:1887:7\n8246 rules/marlborough/rules.yaml:1888:7\n8276 rules/marlborough/rules.yaml:1891:7\n8277 rules/marlborough/rules.yaml:1892:7\n8278 rules/marlborough/rules.yaml:1893:7\n8279 rules/marlborough/rules.yaml:1894:11\n8282 rules/marlborough/rules.yaml:1895:7\n8283 rules/marlborough/rules.yaml:1896:11\n8286 rules/marlborough/rules.yaml:1897:7\n8287 rules/marlborough/rules.yaml:1898:7\n8288 rules/marlborough/rules.yaml:1899:7\n8289 rules/marlborough/rules.yaml:1900:7\n8290 rules/marlborough/rules.yaml:1901:7\n8291 rules/marlborough/rules.yaml:1902:7\n8320 rules/marlborough/rules.yaml:1953:7\n8329 rules/marlborough/rules.yaml:1954:7\n8335 rules/marlborough/rules.yaml:1955:7\n8336 rules/marlborough/rules.yaml:1956:11\n8337 rules/marlborough/rules.yaml:1957:7\n8338 rules/marlborough/rules.yaml:1958:7\n8345 rules/marlborough/rules.yaml:1959:7\n8372 rules/marlborough/rules.yaml:1843:7\n8373 rules/marlborough/rules.yaml:1844:7\n8374 rules/marlborough/rules.yaml:1845:11\n8383 rules/marlborough/rules.yaml:1847:11\n8387 rules/marlborough/rules.yaml:1849:11\n8388 rules/marlborough/rules.yaml:1850:11\n8399 rules/marlborough/rules.yaml:1851:11\n8400 rules/marlborough/rules.yaml:1852:15\n8403 rules/marlborough/rules.yaml:1853:15\n8408 rules/marlborough/rules.yaml:1855:15\n8415 rules/marlborough/rules.yaml:1856:15\n8421 rules/marlborough/rules.yaml:1858:11\n8440 rules/marlborough/rules.yaml:1859:11\n8443 rules/marlborough/rules.yaml:1863:19\n8444 rules/marlborough/rules.yaml:1864:19\n8451 rules/marlborough/rules.yaml:1861:19\n8455 rules/marlborough/rules.yaml:1866:19\n8464 rules/marlborough/rules.yaml:1867:23\n8468 rules/marlborough/rules.yaml:1869:23\n8469 rules/marlborough/rules.yaml:1870:23\n8473 rules/marlborough/rules.yaml:1872:19\n8474 rules/marlborough/rules.yaml:1873:19\n8497 rules/marlborough/rules.yaml:1926:7\n8498 rules/marlborough/rules.yaml:1927:7\n8512 rules/marlborough/rules.yaml:1928:11\n8513 rules/marlborough/rules.yaml:1929:11\n8536 rules/marlborough/rules.yaml:1930:11\n8537 rules/marlborough/rules.yaml:1931:11\n8546 rules/marlborough/rules.yaml:1932:15\n8575 rules/marlborough/rules.yaml:1933:15\n8576 rules/marlborough/rules.yaml:1934:19\n8582 rules/marlborough/rules.yaml:1936:19\n8583 rules/marlborough/rules.yaml:1937:19\n8591 rules/marlborough/rules.yaml:1938:23\n8601 rules/marlborough/rules.yaml:1939:19\n8606 rules/marlborough/rules.yaml:1940:23\n8611 rules/marlborough/rules.yaml:1942:23\n8640 rules/marlborough/rules.yaml:1803:7\n8647 rules/marlborough/rules.yaml:1804:7\n8655 rules/marlborough/rules.yaml:1805:7\n8656 rules/marlborough/rules.yaml:1806:11\n8657 rules/marlborough/rules.yaml:1807:11\n8662 rules/marlborough/rules.yaml:1809:11\n8668 rules/marlborough/rules.yaml:1810:11\n8673 rules/marlborough/rules.yaml:1811:11\n8674 rules/marlborough/rules.yaml:1812:11\n8684 rules/marlborough/rules.yaml:1813:15\n8695 rules/marlborough/rules.yaml:1815:15\n8703 rules/marlborough/rules.yaml:1816:11\n8705 rules/marlborough/rules.yaml:1817:11\n8728 rules/marlborough/rules.yaml:835:7\n8731 rules/marlborough/rules.yaml:836:7\n8739 rules/marlborough/rules.yaml:837:11\n8751 rules/marlborough/rules.yaml:838:11\n8752 rules/marlborough/rules.yaml:839:15\n8755 rules/marlborough/rules.yaml:840:11\n8756 rules/marlborough/rules.yaml:841:11\n8759 rules/marlborough/rules.yaml:842:7\n8760 rules/marlborough/rules.yaml:843:7\n8773 rules/marlborough/rules.yaml:844:11\n8776 rules/marlborough/rules.yaml:847:15\n8777 rules/marlborough/rules.yaml:848:15\n8783 rules/marlborough/rules.yaml:845:15\n8790 rules/marlborough/rules.yaml:849:11\n8812 rules/marlborough/rules.yaml:2424:7\n8813 rules/marlborough/rules.yaml:2425:7\n8824 rules/marlborough/rules.yaml:2426:11\n8843 rules/marlborough/rules.yaml:2427:11\n8861 rules/marlborough/rules.yaml:2428:11\n8862 rules/marlborough/rules.yaml:2429:15\n8871 rules/marlborough/rules.yaml:2431:15\n8879 rules/marlborough/rules.yaml:2432:15\n8880 rules/marlborough/rules.yaml:2433:19\n8882 rules/marlborough/rules.yaml:2435:19\n8885 rules/marlborough/rules.yaml:2436:19\n8886 rules/marlborough/rules.yaml:2437:19\n8887 rules/marlborough/rules.yaml:2438:19\n8888 rules/marlborough/rules.yaml:2439:19\n8889 rules/marlborough/rules.yaml:2440:23\n8893 rules/marlborough/rules.yaml:2441:7\n8908 rules/marlborough/rules.yaml:1825:7\n8909 rules/marlborough/rules.yaml:1826:7\n8920 rules/marlborough/rules.yaml:1827:7\n8921 rules/marlborough/rules.yaml:1829:15\n8922 rules/marlborough/rules.yaml:1830:19\n8930 rules/marlborough/rules.yaml:1831:23\n8933 rules/marlborough/rules.yaml:1833:15\n8936 rules/marlborough/rules.yaml:1835:15\n8938 rules/marlborough/rules.yaml:1836:7\n8957 rules/marlborough/rules.yaml:1055:7\n8958 rules/marlborough/rules.yaml:1056:11\n8959 rules/marlborough/rules.yaml:1057:7\n8960 rules/marlborough/rules.yaml:1058:7\n8965 rules/marlborough/rules.yaml:1070:15\n8968 rules/marlborough/rules.yaml:1060:15\n8969 rules/marlborough/rules.yaml:1061:15\n8970 rules/marlborough/rules.yaml:1062:15\n8977 rules/marlborough/rules.yaml:1063:15\n8980 rules/marlborough/rules.yaml:1065:15\n8981 rules/marlborough/rules.yaml:1066:15\n8982 rules/marlborough/rules.yaml:1067:15\n8989 rules/marlborough/rules.yaml:1068:15\n9007 rules/marlborough/rules.yaml:1567:7\n9032 rules/marlborough/rules.yaml:1568:11\n9037 rules/marlborough/rules.yaml:1569:11\n9051 rules/marlborough/rules.yaml:1570:15\n9052 rules/marlborough/rules.yaml:1571:15\n9083 rules/marlborough/rules.yaml:1081:7\n9084 rules/marlborough/rules.yaml:1082:7\n9098 rules/marlborough/rules.yaml:1083:7\n9099 rules/marlborough/rules.yaml:1084:11\n9100 rules/marlborough/rules.yaml:1085:15\n9101 rules/marlborough/rules.yaml:1086:7\n9102 rules/marlborough/rules.yaml:1087:7\n9111 rules/marlborough/rules.yaml:1088:7\n9116 rules/marlborough/rules.yaml:1089:11\n9117 rules/marlborough/rules.yaml:1090:11\n9118 rules/marlborough/rules.yaml:1091:11\n9130 rules/marlborough/rules.yaml:1092:11\n9139 rules/marlborough/rules.yaml:1093:11\n9140 rules/marlborough/rules.yaml:1094:15\n9141 rules/marlborough/rules.yaml:1095:19\n9149 rules/marlborough/rules.yaml:1097:15\n9162 rules/marlborough/rules.yaml:1098:15\n9163 rules/marlborough/rules.yaml:1099:19\n9165 rules/marlborough/rules.yaml:1100:15\n9168 rules/marlborough/rules.yaml:1101:7\n9169 rules/marlborough/rules.yaml:1102:7\n9210 rules/marlborough/rules.yaml:2284:7\n9211 rules/marlborough/rules.yaml:2285:7\n9221 rules/marlborough/rules.yaml:2286:7\n9226 rules/marlborough/rules.yaml:2287:7\n9250 rules/marlborough/rules.yaml:2288:7\n9251 rules/marlborough/rules.yaml:2289:11\n9252 rules/marlborough/rules.yaml:2290:7\n9269 rules/marlborough/rules.yaml:2291:7\n9270 rules/marlborough/rules.yaml:2292:11\n9271 rules/marlborough/rules.yaml:2293:7\n9282 rules/marlborough/rules.yaml:2294:11\n9296 rules/marlborough/rules.yaml:2295:11\n9297 rules/marlborough/rules.yaml:2296:11\n9298 rules/marlborough/rules.yaml:2297:11\n9299 rules/marlborough/rules.yaml:2298:15\n9300 rules/marlborough/rules.yaml:2299:19\n9306 rules/marlborough/rules.yaml:2301:15\n9307 rules/marlborough/rules.yaml:2302:15\n9308 rules/marlborough/rules.yaml:2303:19\n9320 rules/marlborough/rules.yaml:2305:19\n9346 rules/marlborough/rules.yaml:2306:19\n9350 rules/marlborough/rules.yaml:2307:7\n9361 rules/marlborough/rules.yaml:2308:11\n9362 rules/marlborough/rules.yaml:2309:11\n9363 rules/marlborough/rules.yaml:2310:11\n9364 rules/marlborough/rules.yaml:2311:11\n9373 rules/marlborough/rules.yaml:2312:11\n9374 rules/marlborough/rules.yaml:2313:11\n9377 rules/marlborough/rules.yaml:2314:11\n9383 rules/marlborough/rules.yaml:2315:15\n9395 rules/marlborough/rules.yaml:2316:19\n9412 rules/marlborough/rules.yaml:2317:19\n9432 rules/marlborough/rules.yaml:2318:23\n9469 rules/marlborough/rules.yaml:2319:23\n9470 rules/marlborough/rules.yaml:2320:23\n9474 rules/marlborough/rules.yaml:2321:7\n9475 rules/marlborough/rules.yaml:2322:11\n9497 rules/marlborough/rules.yaml:1501:7\n9498 rules/marlborough/rules.yaml:1502:7\n9514 rules/marlborough/rules.yaml:1503:7\n9525 rules/marlborough/rules.yaml:1504:11\n9552 rules/marlborough/rules.yaml:1505:15\n9565 rules/marlborough/rules.yaml:1506:15\n9571 rules/marlborough/rules.yaml:1507:19\n9572 rules/marlborough/rules.yaml:1508:19\n9575 rules/marlborough/rules.yaml:1518:23\n9579 rules/marlborough/rules.yaml:1509:23\n9580 rules/marlborough/rules.yaml:1510:23\n9616 rules/marlborough/rules.yaml:1511:23\n9617 rules/marlborough/rules.yaml:1512:27\n9619 rules/marlborough/rules.yaml:1513:23\n9631 rules/marlborough/rules.yaml:1514:23\n9632 rules/marlborough/rules.yaml:1515:27\n9633 rules/marlborough/rules.yaml:1516:31\n9662 rules/marlborough/rules.yaml:2479:3\n9667 rules/marlborough/rules.yaml:2479:3\n9669 rules/marlborough/rules.yaml:2479:3\n9670 rules/marlborough/rules.yaml:2479:3\n9671 rules/marlborough/rules.yaml:2479:3\n9672 rules/marlborough/rules.yaml:2479:3\n9673 rules/marlborough/rules.yaml:2479:3\n9674 rules/marlborough/rules.yaml:2479:3\n9687 rules/marlborough/rules.yaml:2479:3\n9688 rules/marlborough/rules.yaml:2479:3\n9700 rules/marlborough/rules.yaml:2479:3\n9706 rules/marlborough/rules.yaml:2479:3\n9711 rules/marlborough/rules.yaml:2479:3\n9712 rules/marlborough/rules.yaml:2479:3\n9734 rules/marlborough/rules.yaml:2479:3\n9774 rules/marlborough/rules.yaml:2479:3\n9775 rules/marlborough/rules.yaml:2479:3\n9777 rules/marlborough/rules.yaml:2479:3\n9778 rules/marlborough/rules.yaml:2479:3\n9782 rules/marlborough/rules.yaml:2479:3\n9800 rules/marlborough/rules.yaml:2130:7\n9805 rules/marlborough/rules.yaml:2131:7\n9813 rules/marlborough/rules.yaml:2132:11\n9819 rules/marlborough/rules.yaml:2133:11\n9820 rules/marlborough/rules.yaml:2134:15\n9821 rules/marlborough/rules.yaml:2135:15\n9823 rules/marlborough/rules.yaml:2137:15\n9847 rules/marlborough/rules.yaml:1109:7\n9848 rules/marlborough/rules.yaml:1110:7\n9851 rules/marlborough/rules.yaml:1114:11\n9859 rules/marlborough/rules.yaml:1111:11\n9865 rules/marlborough/rules.yaml:1112:11\n9881 rules/marlborough/rules.yaml:1718:7\n9882 rules/marlborough/rules.yaml:1719:7\n9883 rules/marlborough/rules.yaml:1720:7\n9888 rules/marlborough/rules.yaml:1721:11\n9905 rules/marlborough/rules.yaml:1774:7\n9906 rules/marlborough/rules.yaml:1775:7\n9907 rules/marlborough/rules.yaml:1776:7\n9908 rules/marlborough/rules.yaml:1777:7\n9944 rules/marlborough/rules.yaml:1585:7\n9969 rules/marlborough/rules.yaml:1586:11\n9970 rules/marlborough/rules.yaml:1587:11\n9971 rules/marlborough/rules.yaml:1588:11\n9972 rules/marlborough/rules.yaml:1589:15\n9981 rules/marlborough/rules.yaml:1591:15\n9994 rules/marlborough/rules.yaml:1592:15\n9996 rules/marlborough/rules.yaml:1593:15\n10000 rules/marlborough/rules.yaml:1594:7\n10007 rules/marlborough/rules.yaml:1595:7\n10008 rules/marlborough/rules.yaml:1596:7\n10013 rules/marlborough/rules.yaml:1597:7\n10021 rules/marlborough/rules.yaml:1598:11\n10034 rules/marlborough/rules.yaml:1599:11\n10039 rules/marlborough/rules.yaml:1600:15\n10042 rules/marlborough/rules.yaml:1601:15\n10049 rules/marlborough/rules.yaml:1602:15\n10050 rules/marlborough/rules.yaml:1603:15\n10053 rules/marlborough/rules.yaml:1604:7\n10054 rules/marlborough/rules.yaml:1605:7\n10065 rules/marlborough/rules.yaml:1606:11\n10068 rules/marlborough/rules.yaml:1607:11\n10123 rules/marlborough/rules.yaml:1608:11\n10124 rules/marlborough/rules.yaml:1609:15\n10133 rules/marlborough/rules.yaml:1611:15\n10139 rules/marlborough/rules.yaml:1612:15\n10140 rules/marlborough/rules.yaml:1613:19\n10142 rules/marlborough/rules.yaml:1615:19\n10145 rules/marlborough/rules.yaml:1616:19\n10146 rules/marlborough/rules.yaml:1617:19\n10150 rules/marlborough/rules.yaml:1618:7\n10151 rules/marlborough/rules.yaml:1619:7\n10162 rules/marlborough/rules.yaml:1620:11\n10190 rules/marlborough/rules.yaml:1621:11\n10191 rules/marlborough/rules.yaml:1622:15\n10200 rules/marlborough/rules.yaml:1624:15\n10208 rules/marlborough/rules.yaml:1625:15\n10209 rules/marlborough/rules.yaml:1626:19\n10215 rules/marlborough/rules.yaml:1628:19\n10220 rules/marlborough/rules.yaml:1629:19\n10223 rules/marlborough/rules.yaml:1630:19\n10224 rules/marlborough/rules.yaml:1631:19\n10228 rules/marlborough/rules.yaml:1632:23\n10230 rules/marlborough/rules.yaml:1633:23\n10239 rules/marlborough/rules.yaml:1635:23\n10252 rules/marlborough/rules.yaml:1636:23\n10254 rules/marlborough/rules.yaml:1637:23\n10320 rules/marlborough/rules.yaml:1528:7\n10341 rules/marlborough/rules.yaml:1529:7\n10346 rules/marlborough/rules.yaml:1530:11\n10347 rules/marlborough/rules.yaml:1531:7\n10348 rules/marlborough/rules.yaml:1532:7\n10369 rules/marlborough/rules.yaml:1533:7\n10370 rules/marlborough/rules.yaml:1534:11\n10371 rules/marlborough/rules.yaml:1535:11\n10372 rules/marlborough/rules.yaml:1536:15\n10373 rules/marlborough/rules.yaml:1537:11\n10374 rules/marlborough/rules.yaml:1538:7\n10387 rules/marlborough/rules.yaml:1539:7\n10388 rules/marlborough/rules.yaml:1540:11\n10390 rules/marlborough/rules.yaml:1541:7\n10416 rules/marlborough/rules.yaml:2517:1\n10417 rules/marlborough/rules.yaml:2517:1\n10418 rules/marlborough/rules.yaml:2517:1\n10429 rules/marlborough/rules.yaml:2517:1\n10430 rules/marlborough/rules.yaml:2517:1\n10442 rules/marlborough/rules.yaml:2517:1\n10461 rules/marlborough/rules.yaml:2517:1\n10495 rules/marlborough/rules.yaml:2517:1\n10496 rules/marlborough/rules.yaml:2517:1\n10502 rules/marlborough/rules.yaml:2517:1\n10503 rules/marlborough/rules.yaml:2517:1\n10504 rules/marlborough/rules.yaml:2517:1\n10505 rules/marlborough/rules.yaml:2517:1\n10506 rules/marlborough/rules.yaml:2517:1\n10507 rules/marlborough/rules.yaml:2517:1\n10518 rules/marlborough/rules.yaml:2517:1\n10541 rules/marlborough/rules.yaml:2517:1\n10584 rules/marlborough/rules.yaml:2517:1\n10585 rules/marlborough/rules.yaml:2517:1\n10586 rules/marlborough/rules.yaml:2517:1\n10590 rules/marlborough/rules.yaml:2517:1\n10591 rules/marlborough/rules.yaml:2517:1\n10592 rules/marlborough/rules.yaml:2517:1\n10593 rules/marlborough/rules.yaml:2517:1\n10619 rules/marlborough/rules.yaml:1784:7\n10625 rules/marlborough/rules.yaml:1785:7\n10646 rules/marlborough/rules.yaml:1786:7\n10647 rules/marlborough/rules.yaml:1787:11\n10648 rules/marlborough/rules.yaml:1788:11\n10654 rules/marlborough/rules.yaml:1789:15\n10655 rules/marlborough/rules.yaml:1790:7\n10682 rules/marlborough/rules.yaml:1791:11\n10707 rules/marlborough/rules.yaml:1792:7\n10728 rules/marlborough/rules.yaml:1793:11\n10764 rules/marlborough/rules.yaml:2115:7\n10783 rules/marlborough/rules.yaml:2116:7\n10784 rules/marlborough/rules.yaml:2117:11\n10785 rules/marlborough/rules.yaml:2118:11\n10786 rules/marlborough/rules.yaml:2119:7\n10797 rules/marlborough/rules.yaml:2120:7\n10815 rules/marlborough/rules.yaml:2121:7\n10817 rules/marlborough/rules.yaml:2122:7\n10857 rules/marlborough/rules.yaml:1408:7\n10858 rules/marlborough/rules.yaml:1409:11\n10859 rules/marlborough/rules.yaml:1410:7\n10860 rules/marlborough/rules.yaml:1411:7\n10861 rules/marlborough/rules.yaml:1412:7\n10872 rules/marlborough/rules.yaml:1413:11\n10877 rules/marlborough/rules.yaml:1414:15\n10881 rules/marlborough/rules.yaml:1416:15\n10888 rules/marlborough/rules.yaml:1417:11\n10893 rules/marlborough/rules.yaml:1418:15\n10900 rules/marlborough/rules.yaml:1419:11\n10901 rules/marlborough/rules.yaml:1420:15\n10903 rules/marlborough/rules.yaml:1422:15\n10904 rules/marlborough/rules.yaml:1423:11\n10919 rules/marlborough/rules.yaml:2452:7\n10921 rules/marlborough/rules.yaml:2453:7\n10932 rules/marlborough/rules.yaml:2454:7\n10936 rules/marlborough/rules.yaml:2455:7\n10957 rules/marlborough/rules.yaml:2168:7\n10958 rules/marlborough/rules.yaml:2169:7\n10959 rules/marlborough/rules.yaml:2170:11\n10960 rules/marlborough/rules.yaml:2171:7\n10977 rules/marlborough/rules.yaml:2172:7\n10981 rules/marlborough/rules.yaml:2173:7\n10982 rules/marlborough/rules.yaml:2174:7\n10989 rules/marlborough/rules.yaml:2175:11\n10990 rules/marlborough/rules.yaml:2176:7\n11001 rules/marlborough/rules.yaml:2177:7\n11002 rules/marlborough/rules.yaml:2178:11\n11003 rules/marlborough/rules.yaml:2179:7\n11004 rules/marlborough/rules.yaml:2180:7\n11005 rules/marlborough/rules.yaml:2181:7\n11006 rules/marlborough/rules.yaml:2182:7\n11007 rules/marlborough/rules.yaml:2183:7\n11008 rules/marlborough/rules.yaml:2185:15\n11019 rules/marlborough/rules.yaml:2187:15\n11023 rules/marlborough/rules.yaml:2189:15\n11027 rules/marlborough/rules.yaml:2191:15\n11034 rules/marlborough/rules.yaml:2192:15\n11038 rules/marlborough/rules.yaml:2194:15\n11045 rules/marlborough/rules.yaml:2195:15\n11054 rules/marlborough/rules.yaml:2196:15\n11062 rules/marlborough/rules.yaml:2197:19\n11068 rules/marlborough/rules.yaml:2198:19\n11071 rules/marlborough/rules.yaml:2199:15\n11159 rules/marlborough/rules.yaml:2147:7\n11160 rules/marlborough/rules.yaml:2148:7\n11161 rules/marlborough/rules.yaml:2149:7\n11162 rules/marlborough/rules.yaml:2150:11\n11163 rules/marlborough/rules.yaml:2151:11\n11164 rules/marlborough/rules.yaml:2152:7\n11167 rules/marlborough/rules.yaml:2153:7\n11168 rules/marlborough/rules.yaml:2154:7\n11171 rules/marlborough/rules.yaml:2155:7\n11172 rules/marlborough/rules.yaml:2156:7\n11179 rules/marlborough/rules.yaml:2157:7\n11180 rules/marlborough/rules.yaml:2158:11\n11197 rules/marlborough/rules.yaml:2255:7\n11198 rules/marlborough/rules.yaml:2256:7\n11209 rules/marlborough/rules.yaml:2257:11\n11219 rules/marlborough/rules.yaml:2258:11\n11224 rules/marlborough/rules.yaml:2259:11\n11225 rules/marlborough/rules.yaml:2260:15\n11234 rules/marlborough/rules.yaml:2262:15\n11240 rules/marlborough/rules.yaml:2263:15\n11241 rules/marlborough/rules.yaml:2264:19\n11243 rules/marlborough/rules.yaml:2266:19\n11246 rules/marlborough/rules.yaml:2267:19\n11247 rules/marlborough/rules.yaml:2268:19\n11270 rules/marlborough/rules.yaml:1681:7\n11271 rules/marlborough/rules.yaml:1682:7\n11272 rules/marlborough/rules.yaml:1683:7\n11273 rules/marlborough/rules.yaml:1684:7\n11284 rules/marlborough/rules.yaml:1685:11\n11294 rules/marlborough/rules.yaml:1686:11\n11295 rules/marlborough/rules.yaml:1687:11\n11296 rules/marlborough/rules.yaml:1688:11\n11297 rules/marlborough/rules.yaml:1689:15\n11308 rules/marlborough/rules.yaml:1691:15\n11321 rules/marlborough/rules.yaml:1692:15\n11328 rules/marlborough/rules.yaml:1694:15\n11341 rules/marlborough/rules.yaml:1695:15\n11342 rules/marlborough/rules.yaml:1696:19\n11344 rules/marlborough/rules.yaml:1698:19\n11348 rules/marlborough/rules.yaml:1699:7\n11351 rules/marlborough/rules.yaml:1700:7\n11376 rules/marlborough/rules.yaml:2027:7\n11377 rules/marlborough/rules.yaml:2028:7\n11378 rules/marlborough/rules.yaml:2029:7\n11379 rules/marlborough/rules.yaml:2030:7\n11380 rules/marlborough/rules.yaml:2031:7\n11381 rules/marlborough/rules.yaml:2032:7\n11382 rules/marlborough/rules.yaml:2034:15\n11383 rules/marlborough/rules.yaml:2035:19\n11385 rules/marlborough/rules.yaml:2037:19\n11390 rules/marlborough/rules.yaml:2044:15\n11391 rules/marlborough/rules.yaml:2045:15\n11398 rules/marlborough/rules.yaml:2053:15\n11401 rules/marlborough/rules.yaml:2039:15\n11404 rules/marlborough/rules.yaml:2042:19\n11407 rules/marlborough/rules.yaml:2040:19\n11411 rules/marlborough/rules.yaml:2047:15\n11412 rules/marlborough/rules.yaml:2048:15\n11416 rules/marlborough/rules.yaml:2050:15\n11417 rules/marlborough/rules.yaml:2051:15\n11447 rules/marlborough/rules.yaml:2382:7\n11448 rules/marlborough/rules.yaml:2383:7\n11449 rules/marlborough/rules.yaml:2384:7\n11467 rules/marlborough/rules.yaml:2385:7\n11468 rules/marlborough/rules.yaml:2386:11\n11471 rules/marlborough/rules.yaml:2387:7\n11472 rules/marlborough/rules.yaml:2388:7\n11473 rules/marlborough/rules.yaml:2389:7\n11482 rules/marlborough/rules.yaml:2390:7\n11483 rules/marlborough/rules.yaml:2391:7\n11484 rules/marlborough/rules.yaml:2392:7\n11485 rules/marlborough/rules.yaml:2393:11\n11486 rules/marlborough/rules.yaml:2394:11\n11487 rules/marlborough/rules.yaml:2395:7\n11488 rules/marlborough/rules.yaml:2396:11\n11489 rules/marlborough/rules.yaml:2397:7\n11490 rules/marlborough/rules.yaml:2398:7\n11508 rules/marlborough/rules.yaml:2399:7\n11509 rules/marlborough/rules.yaml:2400:11\n11510 rules/marlborough/rules.yaml:2401:15\n11512 rules/marlborough/rules.yaml:2402:11\n11513 rules/marlborough/rules.yaml:2403:7\n11526 rules/marlborough/rules.yaml:2404:7\n11527 rules/marlborough/rules.yaml:2405:11\n11528 rules/marlborough/rules.yaml:2406:7\n11541 rules/marlborough/rules.yaml:2407:7\n11546 rules/marlborough/rules.yaml:2408:11\n11547 rules/marlborough/rules.yaml:2409:11\n11572 rules/marlborough/rules.yaml:2410:11\n11573 rules/marlborough/rules.yaml:2411:11\n11593 rules/marlborough/rules.yaml:2362:7\n11594 rules/marlborough/rules.yaml:2363:7\n11602 rules/marlborough/rules.yaml:2364:11\n11608 rules/marlborough/rules.yaml:2365:11\n11613 rules/marlborough/rules.yaml:2366:15\n11619 rules/marlborough/rules.yaml:2367:15\n11621 rules/marlborough/rules.yaml:2368:7\n11652 rules/marlborough/rules.yaml:2336:7\n11660 rules/marlborough/rules.yaml:2337:7\n11661 rules/marlborough/rules.yaml:2338:11\n11662 rules/marlborough/rules.yaml:2339:11\n11663 rules/marlborough/rules.yaml:2340:7\n11664 rules/marlborough/rules.yaml:2341:7\n11667 rules/marlborough/rules.yaml:2342:7\n11668 rules/marlborough/rules.yaml:2343:7\n11669 rules/marlborough/rules.yaml:2344:11\n11670 rules/marlborough/rules.yaml:2345:7\n11671 rules/marlborough/rules.yaml:2346:7\n11688 rules/marlborough/rules.yaml:2347:11\n11689 rules/marlborough/rules.yaml:2348:11\n11698 rules/marlborough/rules.yaml:2349:15\n11711 rules/marlborough/rules.yaml:2350:15\n11712 rules/marlborough/rules.yaml:2351:15\n11714 rules/marlborough/rules.yaml:2352:15\n11734 rules/marlborough/rules.yaml:2212:7\n11745 rules/marlborough/rules.yaml:2213:11\n11746 rules/marlborough/rules.yaml:2214:11\n11767 rules/marlborough/rules.yaml:2215:15\n11775 rules/marlborough/rules.yaml:2216:15\n11776 rules/marlborough/rules.yaml:2217:19\n11779 rules/marlborough/rules.yaml:2218:19\n11780 rules/marlborough/rules.yaml:2219:19\n11805 rules/marlborough/rules.yaml:976:7\n11814 rules/marlborough/rules.yaml:977:7\n11815 rules/marlborough/rules.yaml:978:11\n11816 rules/marlborough/rules.yaml:979:7\n11819 rules/marlborough/rules.yaml:980:11\n11820 rules/marlborough/rules.yaml:981:11\n11821 rules/marlborough/rules.yaml:982:7\n11822 rules/marlborough/rules.yaml:983:11\n11823 rules/marlborough/rules.yaml:984:15\n11824 rules/marlborough/rules.yaml:985:7\n11831 rules/marlborough/rules.yaml:986:7\n11840 rules/marlborough/rules.yaml:987:7\n11841 rules/marlborough/rules.yaml:988:11\n11842 rules/marlborough/rules.yaml:989:7\n11843 rules/marlborough/rules.yaml:990:7\n11844 rules/marlborough/rules.yaml:991:7\n11845 rules/marlborough/rules.yaml:992:7\n11863 rules/marlborough/rules.yaml:993:7\n11866 rules/marlborough/rules.yaml:994:11\n11871 rules/marlborough/rules.yaml:995:7\n11872 rules/marlborough/rules.yaml:996:11\n11873 rules/marlborough/rules.yaml:997:11\n11874 rules/marlborough/rules.yaml:998:15\n11875 rules/marlborough/rules.yaml:999:11\n11876 rules/marlborough/rules.yaml:1000:7\n11889 rules/marlborough/rules.yaml:1001:7\n11890 rules/marlborough/rules.yaml:1002:11\n11892 rules/marlborough/rules.yaml:1003:7\n11915 rules/marlborough/rules.yaml:2498:3\n11920 rules/marlborough/rules.yaml:2498:3\n11922 rules/marlborough/rules.yaml:2498:3\n11923 rules/marlborough/rules.yaml:2498:3\n11924 rules/marlborough/rules.yaml:2498:3\n11925 rules/marlborough/rules.yaml:2498:3\n11926 rules/marlborough/rules.yaml:2498:3\n11927 rules/marlborough/rules.yaml:2498:3\n11940 rules/marlborough/rules.yaml:2498:3\n11941 rules/marlborough/rules.yaml:2498:3\n11953 rules/marlborough/rules.yaml:2498:3\n11959 rules/marlborough/rules.yaml:2498:3\n11962 rules/marlborough/rules.yaml:2498:3\n11963 rules/marlborough/rules.yaml:2498:3\n11984 rules/marlborough/rules.yaml:2498:3\n12022 rules/marlborough/rules.yaml:2498:3\n12023 rules/marlborough/rules.yaml:2498:3\n12025 rules/marlborough/rules.yaml:2498:3\n12026 rules/marlborough/rules.yaml:2498:3\n12030 rules/marlborough/rules.yaml:2498:3\n12069 rules/marlborough/rules.yaml:1441:7\n12075 rules/marlborough/rules.yaml:1442:7\n12089 rules/marlborough/rules.yaml:1443:7\n12100 rules/marlborough/rules.yaml:1444:7\n12104 rules/marlborough/rules.yaml:1445:11\n12105 rules/marlborough/rules.yaml:1446:11\n12106 rules/marlborough/rules.yaml:1447:7\n12107 rules/marlborough/rules.yaml:1448:7\n12163 rules/marlborough/rules.yaml:1449:7\n12164 rules/marlborough/rules.yaml:1450:11\n12165 rules/marlborough/rules.yaml:1451:7\n12169 rules/marlborough/rules.yaml:1452:11\n12170 rules/marlborough/rules.yaml:1453:7\n12171 rules/marlborough/rules.yaml:1454:11\n12172 rules/marlborough/rules.yaml:1455:7\n12173 rules/marlborough/rules.yaml:1456:11\n12174 rules/marlborough/rules.yaml:1457:15\n12176 rules/marlborough/rules.yaml:1458:11\n12178 rules/marlborough/rules.yaml:1460:11\n12179 rules/marlborough/rules.yaml:1461:7\n12180 rules/marlborough/rules.yaml:1462:11\n12183 rules/marlborough/rules.yaml:1463:15\n12184 rules/marlborough/rules.yaml:1464:19\n12185 rules/marlborough/rules.yaml:1465:15\n12187 rules/marlborough/rules.yaml:1467:15\n12188 rules/marlborough/rules.yaml:1468:7\n12193 rules/marlborough/rules.yaml:1469:11\n12194 rules/marlborough/rules.yaml:1470:11\n12195 rules/marlborough/rules.yaml:1471:11\n12200 rules/marlborough/rules.yaml:1472:15\n12201 rules/marlborough/rules.yaml:1473:15\n12209 rules/marlborough/rules.yaml:1474:19\n12221 rules/marlborough/rules.yaml:1475:19\n12224 rules/marlborough/rules.yaml:1476:7\n12229 rules/marlborough/rules.yaml:1477:11\n12236 rules/marlborough/rules.yaml:1478:7\n12252 rules/marlborough/rules.yaml:1479:7\n12257 rules/marlborough/rules.yaml:1480:11\n12258 rules/marlborough/rules.yaml:1481:7\n12259 rules/marlborough/rules.yaml:1482:7\n12260 rules/marlborough/rules.yaml:1483:11\n12261 rules/marlborough/rules.yaml:1484:7\n12278 rules/marlborough/rules.yaml:1485:7\n12283 rules/marlborough/rules.yaml:1486:11\n12284 rules/marlborough/rules.yaml:1487:11\n12285 rules/marlborough/rules.yaml:1488:15\n12304 rules/marlborough/rules.yaml:1489:11\n12310 rules/marlborough/rules.yaml:1490:11\n12347 rules/marlborough/rules.yaml:1321:7\n12372 rules/marlborough/rules.yaml:1322:7\n12373 rules/marlborough/rules.yaml:1323:7\n12374 rules/marlborough/rules.yaml:1324:11\n12402 rules/marlborough/rules.yaml:1325:7\n12419 rules/marlborough/rules.yaml:1326:7\n12420 rules/marlborough/rules.yaml:1327:11\n12421 rules/marlborough/rules.yaml:1328:11\n12422 rules/marlborough/rules.yaml:1329:11\n12423 rules/marlborough/rules.yaml:1330:7\n12424 rules/marlborough/rules.yaml:1331:7\n12425 rules/marlborough/rules.yaml:1332:7\n12426 rules/marlborough/rules.yaml:1333:7\n12446 rules/marlborough/rules.yaml:1334:7\n12468 rules/marlborough/rules.yaml:1335:7\n12469 rules/marlborough/rules.yaml:1336:11\n12470 rules/marlborough/rules.yaml:1337:11\n12471 rules/marlborough/rules.yaml:1338:7\n12480 rules/marlborough/rules.yaml:1339:11\n12486 rules/marlborough/rules.yaml:1340:11\n12488 rules/marlborough/rules.yaml:1341:7\n12499 rules/marlborough/rules.yaml:1342:7\n12500 rules/marlborough/rules.yaml:1343:7\n12505 rules/marlborough/rules.yaml:1344:11\n12506 rules/marlborough/rules.yaml:1345:11\n12516 rules/marlborough/rules.yaml:1346:15\n12546 rules/marlborough/rules.yaml:1347:11\n12547 rules/marlborough/rules.yaml:1348:15\n12548 rules/marlborough/rules.yaml:1349:15\n12550 rules/marlborough/rules.yaml:1351:15\n12551 rules/marlborough/rules.yaml:1352:15\n12554 rules/marlborough/rules.yaml:1353:7\n12555 rules/marlborough/rules.yaml:1354:7\n12563 rules/marlborough/rules.yaml:1355:11\n12578 rules/marlborough/rules.yaml:1356:7\n12579 rules/marlborough/rules.yaml:1357:11\n12580 rules/marlborough/rules.yaml:1358:7\n12581 rules/marlborough/rules.yaml:1359:7\n12582 rules/marlborough/rules.yaml:1360:11\n12583 rules/marlborough/rules.yaml:1361:15\n12585 rules/marlborough/rules.yaml:1362:15\n12586 rules/marlborough/rules.yaml:1363:11\n12588 rules/marlborough/rules.yaml:1365:11\n12589 rules/marlborough/rules.yaml:1366:7\n12594 rules/marlborough/rules.yaml:1367:11\n12595 rules/marlborough/rules.yaml:1368:11\n12596 rules/marlborough/rules.yaml:1369:11\n12601 rules/marlborough/rules.yaml:1370:15\n12602 rules/marlborough/rules.yaml:1371:15\n12610 rules/marlborough/rules.yaml:1372:19\n12622 rules/marlborough/rules.yaml:1373:19\n12625 rules/marlborough/rules.yaml:1374:7\n12635 rules/marlborough/rules.yaml:1375:7\n12636 rules/marlborough/rules.yaml:1376:11\n12637 rules/marlborough/rules.yaml:1377:7\n12638 rules/marlborough/rules.yaml:1378:7\n12639 rules/marlborough/rules.yaml:1379:11\n12640 rules/marlborough/rules.yaml:1380:7\n12657 rules/marlborough/rules.yaml:1381:7\n12662 rules/marlborough/rules.yaml:1382:11\n12663 rules/marlborough/rules.yaml:1383:11\n12671 rules/marlborough/rules.yaml:1384:15\n12684 rules/marlborough/rules.yaml:1385:15\n12685 rules/marlborough/rules.yaml:1386:15\n12686 rules/marlborough/rules.yaml:1387:19\n12687 rules/marlborough/rules.yaml:1388:19\n12690 rules/marlborough/rules.yaml:1389:11\n12699 rules/marlborough/rules.yaml:1390:11\n12700 rules/marlborough/rules.yaml:1391:15\n12703 rules/marlborough/rules.yaml:1392:11\n12704 rules/marlborough/rules.yaml:1393:15\n12705 rules/marlborough/rules.yaml:1394:11\n12706 rules/marlborough/rules.yaml:1395:11\n12713 rules/marlborough/rules.yaml:1396:11\n12714 rules/marlborough/rules.yaml:1397:11\n12715 rules/marlborough/rules.yaml:1398:15\n12716 rules/marlborough/rules.yaml:1399:11\n12764 rules/marlborough/rules.yaml:1981:7\n12780 rules/marlborough/rules.yaml:1982:11\n12781 rules/marlborough/rules.yaml:1983:11\n12782 rules/marlborough/rules.yaml:1984:11\n12794 rules/marlborough/rules.yaml:1985:15\n12799 rules/marlborough/rules.yaml:1987:15\n12822 rules/marlborough/flow.yaml:11:7\n12836 rules/marlborough/flow.yaml:12:11\n12868 rules/marlborough/rules.yaml:941:7\n12869 rules/marlborough/rules.yaml:942:7\n12870 rules/marlborough/rules.yaml:943:7\n12880 rules/marlborough/rules.yaml:944:11\n12888 rules/marlborough/rules.yaml:945:11\n12889 rules/marlborough/rules.yaml:946:15\n12890 rules/marlborough/rules.yaml:947:15\n12893 rules/marlborough/rules.yaml:948:7\n12904 rules/marlborough/rules.yaml:949:11\n12905 rules/marlborough/rules.yaml:950:11\n12923 rules/marlborough/rules.yaml:951:11\n12924 rules/marlborough/rules.yaml:952:11\n12925 rules/marlborough/rules.yaml:953:11\n12929 rules/marlborough/rules.yaml:954:7\n12930 rules/marlborough/rules.yaml:955:11\n12943 rules/marlborough/rules.yaml:1549:7\n12944 rules/marlborough/rules.yaml:1550:7\n12949 rules/marlborough/rules.yaml:1551:11\n12956 rules/marlborough/rules.yaml:1552:11\n12959 rules/marlborough/rules.yaml:1553:7\n12962 rules/marlborough/rules.yaml:1554:7\n12963 rules/marlborough/rules.yaml:1555:7\n12964 rules/marlborough/rules.yaml:1556:11\n12966 rules/marlborough/rules.yaml:1558:11\n12990 rules/marlborough/rules.yaml:1999:7\n12991 rules/marlborough/rules.yaml:2000:7\n13002 rules/marlborough/rules.yaml:2001:11\n13003 rules/marlborough/rules.yaml:2002:11\n13022 rules/marlborough/rules.yaml:2003:15\n13023 rules/marlborough/rules.yaml:2004:15\n13039 rules/marlborough/rules.yaml:2005:15\n13065 rules/marlborough/rules.yaml:2006:15\n13066 rules/marlborough/rules.yaml:2007:15\n13075 rules/marlborough/rules.yaml:2008:19\n13102 rules/marlborough/rules.yaml:2009:19\n13103 rules/marlborough/rules.yaml:2010:23\n13106 rules/marlborough/rules.yaml:2011:23\n13107 rules/marlborough/rules.yaml:2012:23\n13108 rules/marlborough/rules.yaml:2013:19\n13109 rules/marlborough/rules.yaml:2014:23\n13110 rules/marlborough/rules.yaml:2015:23\n13111 rules/marlborough/rules.yaml:2016:23\n13139 rules/marlborough/rules.yaml:1647:7\n13143 rules/marlborough/rules.yaml:1648:7\n13157 rules/marlborough/rules.yaml:1649:11\n13164 rules/marlborough/rules.yaml:1650:11\n13169 rules/marlborough/rules.yaml:1651:7\n13183 rules/marlborough/rules.yaml:1652:11\n13197 rules/marlborough/flow.yaml:104:7\n13202 rules/marlborough/flow.yaml:105:11\n13221 rules/marlborough/flow.yaml:50:7\n13228 rules/marlborough/flow.yaml:51:11\n13242 rules/marlborough/flow.yaml:52:15\n13260 rules/marlborough/flow.yaml:67:7\n13267 rules/marlborough/flow.yaml:68:11\n13281 rules/marlborough/flow.yaml:69:15\n13295 rules/marlborough/flow.yaml:85:7\n13314 rules/marlborough/flow.yaml:61:7\n13321 rules/marlborough/flow.yaml:62:11\n13335 rules/marlborough/flow.yaml:63:15\n13353 rules/marlborough/flow.yaml:89:7\n13367 rules/marlborough/flow.yaml:90:11\n13381 rules/marlborough/flow.yaml:45:7\n13386 rules/marlborough/flow.yaml:46:11\n13405 rules/marlborough/flow.yaml:79:7\n13410 rules/marlborough/flow.yaml:80:11\n13424 rules/marlborough/flow.yaml:81:15\n13438 rules/marlborough/flow.yaml:56:7\n13443 rules/marlborough/flow.yaml:57:11\n13461 rules/marlborough/rules.yaml:1043:7\n13467 rules/marlborough/rules.yaml:1044:7\n13468 rules/marlborough/rules.yaml:1045:11\n13469 rules/marlborough/rules.yaml:1046:7\n13480 rules/marlborough/rules.yaml:1047:7\n13481 rules/marlborough/rules.yaml:1048:7\n13494 rules/marlborough/rules.yaml:2095:7\n13499 rules/marlborough/rules.yaml:2096:7\n13500 rules/marlborough/rules.yaml:2097:11\n13501 rules/marlborough/rules.yaml:2098:11\n13502 rules/marlborough/rules.yaml:2099:7\n13503 rules/marlborough/rules.yaml:2100:7\n13510 rules/marlborough/rules.yaml:2101:7"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
@@ -2435,7 +2436,7 @@ class RiseOfTotalitarianismRules:
         if self.c_bonus_card_in_play:
             v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
             v_h = _nth([v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low], -1)
-            S[self.o_g_bonus_holder] = _unref(v_h)
+            N[self.o_g_bonus_holder] = _unref(v_h)
             if S[_LOG] is not False:
                 _log(S, 138, (v_h,))
 
@@ -2450,16 +2451,16 @@ class RiseOfTotalitarianismRules:
         ]:
             if N[self.o_e_leader__control_cube + v_l] >= 0:
                 _r1 = _ref(N[self.o_e_leader__control_cube + v_l])
-                _clamp = S[self.o_p_reserve + _r1] + 1
-                S[self.o_p_reserve + _r1] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            S[self.o_e_leader__control_cube + v_l] = -1
+                _clamp = N[self.o_p_reserve + _r1] + 1
+                N[self.o_p_reserve + _r1] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            N[self.o_e_leader__control_cube + v_l] = -1
             if self.s_e_leader__ideology[v_l] is not None:
                 S[self.o_e_leader__box + v_l] = "pool"
-                S[self.o_e_leader__pool_of + v_l] = _unref(self.s_e_leader__ideology[v_l])
+                N[self.o_e_leader__pool_of + v_l] = _unref(self.s_e_leader__ideology[v_l])
             else:
                 S[self.o_e_leader__box + v_l] = "unaligned"
-                S[self.o_e_leader__pool_of + v_l] = -1
-        S[self.o_e_major__head + v_m] = -1
+                N[self.o_e_leader__pool_of + v_l] = -1
+        N[self.o_e_major__head + v_m] = -1
 
     def p_collect_funding(self, S: list[Any]) -> None:
         """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:722:3]"""
@@ -2490,12 +2491,12 @@ class RiseOfTotalitarianismRules:
                     + self.f_effect__law__modifies__card_funding(S, v_p)
                 ),
             )
-            S[self.o_p_funding + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            N[self.o_p_funding + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             v_k = min(N[self.o_p_funding + v_p], N[self.o_p_reserve + v_p])
-            _clamp = S[self.o_p_reserve + v_p] - v_k
-            S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            _clamp = S[self.o_p_pool + v_p] + v_k
-            S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_p] - v_k
+            N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_pool + v_p] + v_k
+            N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             if S[_LOG] is not False:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
@@ -2505,13 +2506,13 @@ class RiseOfTotalitarianismRules:
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_g_active_coups]) < 256 else _bits(_m1):
             if S[_LOG] is not False:
                 _log(S, 83, (v_c,))
-        S[self.o_g_coup_discard] = _mask(
+        N[self.o_g_coup_discard] = _mask(
             [
                 *(_BITS8[_m2] if 0 <= (_m2 := N[self.o_g_coup_discard]) < 256 else _bits(_m2)),
                 *(_BITS8[_m3] if 0 <= (_m3 := N[self.o_g_active_coups]) < 256 else _bits(_m3)),
             ]
         )
-        S[self.o_g_active_coups] = _mask([])
+        N[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
         "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:766:3]"
@@ -2530,13 +2531,13 @@ class RiseOfTotalitarianismRules:
         """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:776:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
-            S[self.o_g_removed] = _mask(
+            N[self.o_g_removed] = _mask(
                 [*(_BITS8[_m1] if 0 <= (_m1 := N[self.o_g_removed]) < 256 else _bits(_m1)), *[v_c]]
             )
             if S[_LOG] is not False:
                 _log(S, 5, (v_c,))
         else:
-            S[self.o_p_discard + v_p] = _mask(
+            N[self.o_p_discard + v_p] = _mask(
                 [
                     *(_BITS8[_m2] if 0 <= (_m2 := N[self.o_p_discard + v_p]) < 256 else _bits(_m2)),
                     *[v_c],
@@ -2552,13 +2553,13 @@ class RiseOfTotalitarianismRules:
                     S, _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_discard + v_p]) < 256 else _bits(_m1)
                 )
             )
-            S[self.o_p_discard + v_p] = _mask([])
+            N[self.o_p_discard + v_p] = _mask([])
             if S[_LOG] is not False:
                 _log(S, 4, (v_p,))
         if len(S[self.o_p_deck + v_p]) > 0:
             v_c = _nth(S[self.o_p_deck + v_p], 0)
             S[self.o_p_deck + v_p] = tuple([v_k for v_k in S[self.o_p_deck + v_p] if v_k != v_c])
-            S[self.o_p_hand + v_p] = _mask(
+            N[self.o_p_hand + v_p] = _mask(
                 [
                     *(_BITS8[_m2] if 0 <= (_m2 := N[self.o_p_hand + v_p]) < 256 else _bits(_m2)),
                     *[v_c],
@@ -2594,8 +2595,8 @@ class RiseOfTotalitarianismRules:
                     else v_d <= self.s_e_chit__value[v_u]
                 )
                 if v_hit:
-                    _clamp = S[self.o_e_major__economy + v_m] - 1
-                    S[self.o_e_major__economy + v_m] = (
+                    _clamp = N[self.o_e_major__economy + v_m] - 1
+                    N[self.o_e_major__economy + v_m] = (
                         -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                     )
                     if S[_LOG] is not False:
@@ -2608,7 +2609,7 @@ class RiseOfTotalitarianismRules:
         "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2164:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
-            S[self.o_e_strategy__effect__active_event + v_card] = 0
+            N[self.o_e_strategy__effect__active_event + v_card] = 0
             _log(S, 147, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
@@ -2620,15 +2621,16 @@ class RiseOfTotalitarianismRules:
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
         "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2164:3]"
+        N: list[int] = S
         _clamp = v_lasting__cause
-        S[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
+        N[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
         _log(S, 146, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: int, v_lasting__cause: int) -> None:
         "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2174:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
-            S[self.o_e_strategy__effect__law + v_card] = 0
+            N[self.o_e_strategy__effect__law + v_card] = 0
             _log(S, 149, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
@@ -2638,8 +2640,9 @@ class RiseOfTotalitarianismRules:
 
     def p_effect__law__start(self, S: list[Any], v_card: int, v_lasting__cause: int) -> None:
         "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2174:3]"
+        N: list[int] = S
         _clamp = v_lasting__cause
-        S[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
+        N[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
         _log(S, 148, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
@@ -2665,60 +2668,65 @@ class RiseOfTotalitarianismRules:
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "gain_vp [rules/rise_of_totalitarianism/rules.yaml:686:3]"
-        _clamp = S[self.o_p_vp + v_p] + v_amount
-        S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_p_vp + v_p] + v_amount
+        N[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: int) -> None:
         """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1740:3]"""
+        N: list[int] = S
         S[self.o_e_leader__box + v_l] = "pool"
-        S[self.o_e_leader__pool_of + v_l] = _unref(v_actor)
+        N[self.o_e_leader__pool_of + v_l] = _unref(v_actor)
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
             _log(S, 98, (v_actor, v_l))
 
     def p_law_leader_back(self, S: list[Any], v_l: int) -> None:
         """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1992:3]"""
+        N: list[int] = S
         S[self.o_e_leader__box + v_l] = "parliament"
         S[self.o_e_leader__seen + v_l] = 0
-        S[self.o_e_leader__area + v_l] = -1
-        S[self.o_e_leader__chit + v_l] = -1
-        S[self.o_e_leader__owner + v_l] = -1
+        N[self.o_e_leader__area + v_l] = -1
+        N[self.o_e_leader__chit + v_l] = -1
+        N[self.o_e_leader__owner + v_l] = -1
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
             _log(S, 128, (v_l, self.s_e_leader__major[v_l]))
 
     def p_leader_returns(self, S: list[Any], v_l: int) -> None:
         """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"""
+        N: list[int] = S
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
-        S[self.o_e_leader__area + v_l] = -1
-        S[self.o_e_leader__chit + v_l] = -1
+        N[self.o_e_leader__area + v_l] = -1
+        N[self.o_e_leader__chit + v_l] = -1
         if self.s_e_leader__ideology[v_l] is not None and self.s_e_leader__dotted[v_l] is True:
             S[self.o_e_leader__box + v_l] = "pool"
-            S[self.o_e_leader__pool_of + v_l] = _unref(self.s_e_leader__ideology[v_l])
+            N[self.o_e_leader__pool_of + v_l] = _unref(self.s_e_leader__ideology[v_l])
             if S[_LOG] is not False:
                 _log(S, 115, (v_l, self.s_e_leader__ideology[v_l]))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
-            S[self.o_e_leader__pool_of + v_l] = -1
+            N[self.o_e_leader__pool_of + v_l] = -1
             if S[_LOG] is not False:
                 _log(S, 116, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: int, v_p: Any) -> None:
         """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1972:3]"""
+        N: list[int] = S
         S[self.o_e_leader__seen + v_l] = 0
-        S[self.o_e_leader__area + v_l] = -1
-        S[self.o_e_leader__chit + v_l] = -1
-        S[self.o_e_leader__owner + v_l] = -1
+        N[self.o_e_leader__area + v_l] = -1
+        N[self.o_e_leader__chit + v_l] = -1
+        N[self.o_e_leader__owner + v_l] = -1
         S[self.o_e_leader__committed + v_l] = False
         if v_p is not None:
             S[self.o_e_leader__box + v_l] = "pool"
-            S[self.o_e_leader__pool_of + v_l] = _unref(v_p)
+            N[self.o_e_leader__pool_of + v_l] = _unref(v_p)
             if S[_LOG] is not False:
                 _log(S, 115, (v_l, v_p))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
-            S[self.o_e_leader__pool_of + v_l] = -1
+            N[self.o_e_leader__pool_of + v_l] = -1
             if S[_LOG] is not False:
                 _log(S, 127, (v_l,))
 
@@ -2747,10 +2755,10 @@ class RiseOfTotalitarianismRules:
             if self.s_e_chit__action[v_u] == "law":
                 self.p_law_leader_back(S, v_l)
             else:
-                S[self.o_e_leader__chit + v_l] = -1
+                N[self.o_e_leader__chit + v_l] = -1
         S[self.o_e_chit__seen + v_u] = 0
-        S[self.o_e_chit__location + v_u] = -1
-        S[self.o_e_chit__nation + v_u] = -1
+        N[self.o_e_chit__location + v_u] = -1
+        N[self.o_e_chit__nation + v_u] = -1
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
@@ -2761,24 +2769,24 @@ class RiseOfTotalitarianismRules:
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
         """A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:930:3]"""
         N: list[int] = S
-        S[self.o_p_markers + v_q] = _mask(
+        N[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
         )
         if self.s_e_strategy__effect[v_c] == "vp":
-            _clamp = S[self.o_p_vp + v_q] - self.s_e_strategy__amount[v_c]
-            S[self.o_p_vp + v_q] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
+            _clamp = N[self.o_p_vp + v_q] - self.s_e_strategy__amount[v_c]
+            N[self.o_p_vp + v_q] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
         if self.s_e_strategy__effect[v_c] == "funding":
             v_n = min(self.s_e_strategy__amount[v_c], N[self.o_p_pool + v_q])
-            _clamp = S[self.o_p_pool + v_q] - v_n
-            S[self.o_p_pool + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            _clamp = S[self.o_p_reserve + v_q] + v_n
-            S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_pool + v_q] - v_n
+            N[self.o_p_pool + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_q] + v_n
+            N[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
         if v_remove:
-            S[self.o_g_removed] = _mask(
+            N[self.o_g_removed] = _mask(
                 [*(_BITS8[_m1] if 0 <= (_m1 := N[self.o_g_removed]) < 256 else _bits(_m1)), *[v_c]]
             )
         else:
-            S[self.o_p_discard + v_q] = _mask(
+            N[self.o_p_discard + v_q] = _mask(
                 [
                     *(_BITS8[_m2] if 0 <= (_m2 := N[self.o_p_discard + v_q]) < 256 else _bits(_m2)),
                     *[v_c],
@@ -2797,10 +2805,10 @@ class RiseOfTotalitarianismRules:
                     and S[self.o_e_chit__established + v_v]
                 ]:
                     self.p_leave_map(S, v_u)
-                    S[self.o_e_major__government + v_m] = _unref(v_p)
+                    N[self.o_e_major__government + v_m] = _unref(v_p)
                     v_k = min(2, N[self.o_p_reserve + v_p])
-                    _clamp = S[self.o_p_reserve + v_p] - v_k
-                    S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_p] - v_k
+                    N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     v_i = 0
                     _runs3 = 0
                     while v_i < v_k:
@@ -2828,6 +2836,7 @@ class RiseOfTotalitarianismRules:
 
     def p_scenario_vp_modifiers_apply(self, S: list[Any]) -> None:
         """Victory Determination step 2 (Scenario only): with the choice scenario_vp_modifiers (players "may agree to adopt" them in Scenarios B and C), each player's end-game Scenario VP Modifier (end_vp_modifier: the constants vp_modifier_*, from the Play Book, not printed: assumed 0) is added. The bidding for Social-Democracy and Fascism that goes with them is not encoded: the seats are given. (ROT-PREP-03, ROT-VIC-02, ROT-PREP-02) [rules/rise_of_totalitarianism/rules.yaml:2081:3]"""
+        N: list[int] = S
         if self.c_scenario_vp_modifiers:
             for v_p in self.all_player:
                 v_k = (
@@ -2836,8 +2845,8 @@ class RiseOfTotalitarianismRules:
                     else self.f_end_vp_modifier(S, v_p)
                 )
                 if v_k != 0:
-                    _clamp = S[self.o_p_vp + v_p] + v_k
-                    S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
+                    _clamp = N[self.o_p_vp + v_p] + v_k
+                    N[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
                     if S[_LOG] is not False:
                         _log(S, 137, (v_p, v_k))
 
@@ -2847,11 +2856,11 @@ class RiseOfTotalitarianismRules:
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
         ) and N[self.o_p_reserve + v_p] > 0:
-            _clamp = S[self.o_p_reserve + v_p] - 1
-            S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            S[self.o_e_leader__control_cube + v_l] = _unref(v_p)
+            _clamp = N[self.o_p_reserve + v_p] - 1
+            N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            N[self.o_e_leader__control_cube + v_l] = _unref(v_p)
         S[self.o_e_leader__box + v_l] = "parliament"
-        S[self.o_e_leader__pool_of + v_l] = -1
+        N[self.o_e_leader__pool_of + v_l] = -1
         S[self.o_e_leader__committed + v_l] = False
 
     def p_setup__decks(self, S: list[Any]) -> None:
@@ -2877,6 +2886,7 @@ class RiseOfTotalitarianismRules:
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
         "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:698:3]"
+        N: list[int] = S
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2886,11 +2896,12 @@ class RiseOfTotalitarianismRules:
                 v_kept = [*v_kept, *[v_q]]
         S[self.o_e_area__cubes + v_a] = tuple(v_kept)
         if v_done:
-            _clamp = S[self.o_p_reserve + v_p] + 1
-            S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_p] + 1
+            N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: int) -> None:
         """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:1092:3]"""
+        N: list[int] = S
         _w1 = []
         for v_a__1 in self.all_area:
             if v_nat in self.s_e_area__nations[v_a__1]:
@@ -2902,8 +2913,8 @@ class RiseOfTotalitarianismRules:
             and len(S[self.o_e_minor__cubes + v_nat]) < self.s_e_minor__track[v_nat]
         ):
             self.p_take_cube(S, v_actor, v_a)
-            _clamp = S[self.o_p_reserve + v_actor] - 1
-            S[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_actor] - 1
+            N[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             S[self.o_e_minor__cubes + v_nat] = tuple(
                 [*S[self.o_e_minor__cubes + v_nat], *[v_actor]]
             )
@@ -2918,19 +2929,19 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_rerolled + v_p] = False
             S[self.o_p_mulliganed + v_p] = False
             if N[self.o_p_pp + v_p] > 0:
-                S[self.o_p_pp + v_p] = 0
+                N[self.o_p_pp + v_p] = 0
         for v_u in self.all_chit:
             if N[self.o_e_chit__location + v_u] >= 0 and (not S[self.o_e_chit__established + v_u]):
-                S[self.o_e_chit__seen + v_u] = _mask([])
+                N[self.o_e_chit__seen + v_u] = _mask([])
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_g_active_events]) < 256 else _bits(_m1):
             v_q: int = self.s_e_strategy__owner[v_c]
-            S[self.o_p_discard + v_q] = _mask(
+            N[self.o_p_discard + v_q] = _mask(
                 [
                     *(_BITS8[_m2] if 0 <= (_m2 := N[self.o_p_discard + v_q]) < 256 else _bits(_m2)),
                     *[v_c],
                 ]
             )
-        S[self.o_g_active_events] = _mask([])
+        N[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
         """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"""
@@ -2989,7 +3000,7 @@ class RiseOfTotalitarianismRules:
                     _log(S, 89, (v_k, v_need))
             else:
                 _clamp = max(-4, N[self.o_e_major__economy + self.k_major__germany] - 1)
-                S[self.o_e_major__economy + self.k_major__germany] = (
+                N[self.o_e_major__economy + self.k_major__germany] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
                 if S[_LOG] is not False:
@@ -3002,7 +3013,7 @@ class RiseOfTotalitarianismRules:
         """Player p carries out card c, which does not wait."""
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Callable[[], float], c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         f = self.card_q[c]
         if f is None:
@@ -3016,7 +3027,7 @@ class RiseOfTotalitarianismRules:
             return True
         return bool(self.card_playable[c](S, p))
 
-    def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_add_pool_cubes(self, S: list[Any], R: Callable[[], float], v_p: Any) -> None:
         """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:1030:3]"""
         N: list[int] = S
         v_going = True
@@ -3045,13 +3056,13 @@ class RiseOfTotalitarianismRules:
                 if v_a_2 is None:
                     v_going = False
                 else:
-                    _clamp = S[self.o_p_pp + v_p] - 1
-                    S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-                    _clamp = S[self.o_p_pool + v_p] - 1
-                    S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_pp + v_p] - 1
+                    N[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+                    _clamp = N[self.o_p_pool + v_p] - 1
+                    N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
-    def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+    def q_apply_card(self, S: list[Any], R: Callable[[], float], v_p: Any, v_c: Any) -> None:
         """Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:889:3]"""
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
@@ -3071,9 +3082,9 @@ class RiseOfTotalitarianismRules:
         elif self.s_e_strategy__kind[v_c] == "law":
             if N[self.o_p_pending_law + v_p] >= 0:
                 self.p_discard_card(S, v_p, _ref(N[self.o_p_pending_law + v_p]))
-            S[self.o_p_pending_law + v_p] = _unref(v_c)
+            N[self.o_p_pending_law + v_p] = _unref(v_c)
         elif self.s_e_strategy__kind[v_c] == "marker":
-            S[self.o_p_markers + v_p] = _mask(
+            N[self.o_p_markers + v_p] = _mask(
                 [
                     *(_BITS8[_m1] if 0 <= (_m1 := N[self.o_p_markers + v_p]) < 256 else _bits(_m1)),
                     *[v_c],
@@ -3083,12 +3094,12 @@ class RiseOfTotalitarianismRules:
                 self.p_gain_vp(S, v_p, self.s_e_strategy__amount[v_c])
             if self.s_e_strategy__effect[v_c] == "funding":
                 v_n = min(self.s_e_strategy__amount[v_c], N[self.o_p_reserve + v_p])
-                _clamp = S[self.o_p_reserve + v_p] - v_n
-                S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-                _clamp = S[self.o_p_pool + v_p] + v_n
-                S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_reserve + v_p] - v_n
+                N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_pool + v_p] + v_n
+                N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
         else:
-            S[self.o_g_active_events] = _mask(
+            N[self.o_g_active_events] = _mask(
                 [
                     *(_BITS8[_m2] if 0 <= (_m2 := N[self.o_g_active_events]) < 256 else _bits(_m2)),
                     *[v_c],
@@ -3098,7 +3109,7 @@ class RiseOfTotalitarianismRules:
             if self.s_e_strategy__effect[v_c] != "funding":
                 self.q_card_effect(S, R, v_p, v_c)
 
-    def q_apply_coups(self, S: list[Any], R: Any) -> None:
+    def q_apply_coups(self, S: list[Any], R: Callable[[], float]) -> None:
         "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1545:3]"
         N: list[int] = S
         for v_p in S[self.o_g_order]:
@@ -3106,7 +3117,7 @@ class RiseOfTotalitarianismRules:
                 self.q_play_coup(S, R, v_p, _ref(N[self.o_p_played_coup + v_p]))
 
     def q_bonus_operations(
-        self, S: list[Any], R: Any, v_actor: Any, v_a: int, v_surplus: int
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_a: int, v_surplus: int
     ) -> None:
         """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1121:3]"""
         N: list[int] = S
@@ -3151,7 +3162,7 @@ class RiseOfTotalitarianismRules:
                     self.q_influence(S, R, v_actor, v_x_2)
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
-    def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+    def q_card_effect(self, S: list[Any], R: Callable[[], float], v_p: Any, v_c: Any) -> None:
         """The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:820:3]"""
         N: list[int] = S
         _k_v_p: int = -1 if v_p is None else v_p
@@ -3179,24 +3190,24 @@ class RiseOfTotalitarianismRules:
                 v_k += 1
         elif self.s_e_strategy__effect[v_c] == "cubes":
             v_n = min(self.s_e_strategy__amount[v_c], N[self.o_p_reserve + v_p])
-            _clamp = S[self.o_p_reserve + v_p] - v_n
-            S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            _clamp = S[self.o_p_pool + v_p] + v_n
-            S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_p] - v_n
+            N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_pool + v_p] + v_n
+            N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
         elif self.s_e_strategy__effect[v_c] == "vp":
             self.p_gain_vp(S, v_p, self.s_e_strategy__amount[v_c])
         elif self.s_e_strategy__effect[v_c] == "economy_up":
             if self.s_e_strategy__major[v_c] is not None:
                 _r1 = self.s_e_strategy__major[v_c]
-                _clamp = S[self.o_e_major__economy + _r1] + 1
-                S[self.o_e_major__economy + _r1] = (
+                _clamp = N[self.o_e_major__economy + _r1] + 1
+                N[self.o_e_major__economy + _r1] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
         elif self.s_e_strategy__effect[v_c] == "economy_down":
             if self.s_e_strategy__major[v_c] is not None:
                 _r2 = self.s_e_strategy__major[v_c]
-                _clamp = S[self.o_e_major__economy + _r2] - 1
-                S[self.o_e_major__economy + _r2] = (
+                _clamp = N[self.o_e_major__economy + _r2] - 1
+                N[self.o_e_major__economy + _r2] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
         elif self.s_e_strategy__effect[v_c] == "regime":
@@ -3212,11 +3223,11 @@ class RiseOfTotalitarianismRules:
         else:
             pass
 
-    def q_choose_coups(self, S: list[Any], R: Any) -> None:
+    def q_choose_coups(self, S: list[Any], R: Callable[[], float]) -> None:
         """Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1530:3]"""
         N: list[int] = S
         for v_p in self.all_player:
-            S[self.o_p_played_coup + v_p] = -1
+            N[self.o_p_played_coup + v_p] = -1
         v_holders = [v_q for v_q in self.all_player if N[self.o_p_coups + v_q] != 0]
         if len(v_holders) > 0:
             _ps1 = tuple(v_holders)
@@ -3226,11 +3237,12 @@ class RiseOfTotalitarianismRules:
                 )
                 for v_p_2 in _ps1
             ]
-            for v_p_2, v_c in zip(_ps1, _ans2, strict=True):
-                S[self.o_p_played_coup + v_p_2] = _unref(v_c)
+            for _i3, v_p_2 in enumerate(_ps1):
+                v_c = _ans2[_i3]
+                N[self.o_p_played_coup + v_p_2] = _unref(v_c)
         for v_p_3 in v_holders:
             if N[self.o_p_played_coup + v_p_3] >= 0:
-                S[self.o_p_coups + v_p_3] = _mask(
+                N[self.o_p_coups + v_p_3] = _mask(
                     [
                         v_k
                         for v_k in _bits(N[self.o_p_coups + v_p_3])
@@ -3239,15 +3251,15 @@ class RiseOfTotalitarianismRules:
                 )
 
     def q_coalition_effects(
-        self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: int
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_owner: Any, v_m: int
     ) -> None:
         """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
             if v_yes:
-                _clamp = S[self.o_p_reserve + v_actor] - 1
-                S[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_reserve + v_actor] - 1
+                N[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 S[self.o_e_major__parliament + v_m] = tuple(
                     [*S[self.o_e_major__parliament + v_m], *[v_actor]]
                 )
@@ -3269,12 +3281,12 @@ class RiseOfTotalitarianismRules:
                     else:
                         v_kept = [*v_kept, *[v_q]]
                 S[self.o_e_major__parliament + v_m] = tuple(v_kept)
-                _clamp = S[self.o_p_reserve + v_owner] + 1
-                S[self.o_p_reserve + v_owner] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_reserve + v_owner] + 1
+                N[self.o_p_reserve + v_owner] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             else:
                 pass
 
-    def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+    def q_coup_effect(self, S: list[Any], R: Callable[[], float], v_p: Any, v_c: Any) -> None:
         """The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1566:3]"""
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
@@ -3302,10 +3314,10 @@ class RiseOfTotalitarianismRules:
                 v_k += 1
         elif self.s_e_coup__effect[v_c] == "cubes":
             v_n = min(self.s_e_coup__amount[v_c], N[self.o_p_reserve + v_p])
-            _clamp = S[self.o_p_reserve + v_p] - v_n
-            S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            _clamp = S[self.o_p_pool + v_p] + v_n
-            S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_p] - v_n
+            N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_pool + v_p] + v_n
+            N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
         elif self.s_e_coup__effect[v_c] == "vp":
             self.p_gain_vp(S, v_p, self.s_e_coup__amount[v_c])
         elif self.s_e_coup__effect[v_c] == "economy_down":
@@ -3316,7 +3328,7 @@ class RiseOfTotalitarianismRules:
                     N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
                     - self.s_e_coup__amount[v_c],
                 )
-                S[self.o_e_major__economy + _r1] = (
+                N[self.o_e_major__economy + _r1] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
         elif self.s_e_coup__effect[v_c] == "economy_up":
@@ -3327,7 +3339,7 @@ class RiseOfTotalitarianismRules:
                     N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
                     + self.s_e_coup__amount[v_c],
                 )
-                S[self.o_e_major__economy + _r2] = (
+                N[self.o_e_major__economy + _r2] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
         elif self.s_e_coup__effect[v_c] == "deploy":
@@ -3336,14 +3348,14 @@ class RiseOfTotalitarianismRules:
         else:
             pass
 
-    def q_crisis_checks(self, S: list[Any], R: Any) -> None:
+    def q_crisis_checks(self, S: list[Any], R: Callable[[], float]) -> None:
         """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1290:3]"""
         N: list[int] = S
         self.p_lone_leaders_return(S)
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
-                _clamp = S[self.o_p_reserve + v_q] + 1
-                S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_reserve + v_q] + 1
+                N[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             S[self.o_e_area__cubes + v_a] = tuple([])
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_g_active_crises]) < 256 else _bits(_m1):
             v_p = _ref(N[self.o_e_major__government + self.s_e_crisis__major[v_c]])
@@ -3361,10 +3373,10 @@ class RiseOfTotalitarianismRules:
                     _w1 += self.s_e_population__support[v_x__1]
             v_n = v_d + _w1 + N[self.o_e_major__economy + self.s_e_crisis__major[v_c]]
             if v_n >= self.s_e_crisis__difficulty[v_c]:
-                S[self.o_g_active_crises] = _mask(
+                N[self.o_g_active_crises] = _mask(
                     [v_k for v_k in _bits(N[self.o_g_active_crises]) if v_k != v_c]
                 )
-                S[self.o_g_ended_crises] = _mask(
+                N[self.o_g_ended_crises] = _mask(
                     [
                         *(
                             _BITS8[_m2]
@@ -3377,8 +3389,8 @@ class RiseOfTotalitarianismRules:
             else:
                 if self.s_e_crisis__failure[v_c] == "economy_down":
                     _r1 = self.s_e_crisis__major[v_c]
-                    _clamp = S[self.o_e_major__economy + _r1] - 1
-                    S[self.o_e_major__economy + _r1] = (
+                    _clamp = N[self.o_e_major__economy + _r1] - 1
+                    N[self.o_e_major__economy + _r1] = (
                         -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                     )
                 if self.s_e_crisis__failure[v_c] == "influence":
@@ -3391,7 +3403,7 @@ class RiseOfTotalitarianismRules:
         if N[self.o_g_round] < N[self.o_g_rounds]:
             self.p_collect_funding(S)
 
-    def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+    def q_deploy_chit(self, S: list[Any], R: Callable[[], float], v_p: Any, v_c: Any) -> None:
         """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1599:3]"""
         N: list[int] = S
         _w3 = []
@@ -3433,8 +3445,8 @@ class RiseOfTotalitarianismRules:
                     else _pick(R, _o1)
                 )
                 S[self.o_e_chit__seen + v_u_2] = 0
-                S[self.o_e_chit__location + v_u_2] = _unref(v_a_2)
-                S[self.o_e_chit__nation + v_u_2] = -1
+                N[self.o_e_chit__location + v_u_2] = _unref(v_a_2)
+                N[self.o_e_chit__nation + v_u_2] = -1
                 S[self.o_e_chit__established + v_u_2] = False
                 S[self.o_e_chit__resolved + v_u_2] = False
                 v_n = (
@@ -3455,12 +3467,12 @@ class RiseOfTotalitarianismRules:
                     if _n4
                     else _pick(R, _o3)
                 )
-                _clamp = S[self.o_p_reserve + v_p] - v_n
-                S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_reserve + v_p] - v_n
+                N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 self.p_add_cubes(S, v_p, v_a_2, v_n)
                 self.q_stack_leader(S, R, v_p, v_u_2, v_a_2)
 
-    def q_determine_order(self, S: list[Any], R: Any) -> None:
+    def q_determine_order(self, S: list[Any], R: Callable[[], float]) -> None:
         """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:732:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
@@ -3494,7 +3506,7 @@ class RiseOfTotalitarianismRules:
                 ]
             )
         for v_q_3 in self.all_player:
-            S[self.o_p_play_slot + v_q_3] = -1
+            N[self.o_p_play_slot + v_q_3] = -1
         for v_q_4 in S[self.o_g_order]:
             _w2 = []
             for v_s in self.all_slot:
@@ -3513,7 +3525,7 @@ class RiseOfTotalitarianismRules:
                 if _n2
                 else _pick(R, v_free)
             )
-            S[self.o_p_play_slot + v_q_4] = _unref(v_s_2)
+            N[self.o_p_play_slot + v_q_4] = _unref(v_s_2)
         v_placed: list[Any] = []
         for v_s_3 in self.all_slot:
             v_placed = [
@@ -3522,7 +3534,9 @@ class RiseOfTotalitarianismRules:
             ]
         S[self.o_g_order] = tuple(v_placed)
 
-    def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+    def q_discard_or_reserve(
+        self, S: list[Any], R: Callable[[], float], v_p: Any, v_c: Any
+    ) -> None:
         """In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:786:3]"""
         N: list[int] = S
         v_keep = False
@@ -3532,7 +3546,7 @@ class RiseOfTotalitarianismRules:
         ) and (not self.s_e_strategy__removed_after[v_c]):
             v_keep = R() < 0.5
         if v_keep:
-            S[self.o_p_card_reserve + v_p] = _mask(
+            N[self.o_p_card_reserve + v_p] = _mask(
                 [
                     *(
                         _BITS8[_m1]
@@ -3545,7 +3559,7 @@ class RiseOfTotalitarianismRules:
         else:
             self.p_discard_card(S, v_p, v_c)
 
-    def q_draw_coup(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_draw_coup(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1503:3]"""
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
@@ -3554,7 +3568,7 @@ class RiseOfTotalitarianismRules:
                     S, _BITS8[_m1] if 0 <= (_m1 := N[self.o_g_coup_discard]) < 256 else _bits(_m1)
                 )
             )
-            S[self.o_g_coup_discard] = _mask([])
+            N[self.o_g_coup_discard] = _mask([])
         if len(S[self.o_g_coup_deck]) == 0:
             pass
         else:
@@ -3564,7 +3578,7 @@ class RiseOfTotalitarianismRules:
             if self.s_e_coup__immediate[v_c]:
                 self.q_play_coup(S, R, v_p, v_c)
             else:
-                S[self.o_p_coups + v_p] = _mask(
+                N[self.o_p_coups + v_p] = _mask(
                     [
                         *(
                             _BITS8[_m2]
@@ -3575,7 +3589,7 @@ class RiseOfTotalitarianismRules:
                     ]
                 )
 
-    def q_draw_crisis(self, S: list[Any], R: Any) -> None:
+    def q_draw_crisis(self, S: list[Any], R: Callable[[], float]) -> None:
         """The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:948:3]"""
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
@@ -3583,7 +3597,7 @@ class RiseOfTotalitarianismRules:
         else:
             v_c = _nth(S[self.o_g_crisis_deck], 0)
             S[self.o_g_crisis_deck] = tuple([v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c])
-            S[self.o_g_active_crises] = _mask(
+            N[self.o_g_active_crises] = _mask(
                 [
                     *(_BITS8[_m1] if 0 <= (_m1 := N[self.o_g_active_crises]) < 256 else _bits(_m1)),
                     *[v_c],
@@ -3591,14 +3605,14 @@ class RiseOfTotalitarianismRules:
             )
             if self.s_e_crisis__effect[v_c] == "economy_down":
                 _r1 = self.s_e_crisis__major[v_c]
-                _clamp = S[self.o_e_major__economy + _r1] - 1
-                S[self.o_e_major__economy + _r1] = (
+                _clamp = N[self.o_e_major__economy + _r1] - 1
+                N[self.o_e_major__economy + _r1] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
             if self.s_e_crisis__effect[v_c] == "economy_up":
                 _r2 = self.s_e_crisis__major[v_c]
-                _clamp = S[self.o_e_major__economy + _r2] + 1
-                S[self.o_e_major__economy + _r2] = (
+                _clamp = N[self.o_e_major__economy + _r2] + 1
+                N[self.o_e_major__economy + _r2] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
             if self.s_e_crisis__effect[v_c] == "influence":
@@ -3615,7 +3629,7 @@ class RiseOfTotalitarianismRules:
                 )
                 self.q_influence(S, R, v_who, v_x)
 
-    def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: int) -> None:
+    def q_elect_head(self, S: list[Any], R: Callable[[], float], v_p: Any, v_m: int) -> None:
         """The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1808:3]"""
         N: list[int] = S
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
@@ -3635,12 +3649,12 @@ class RiseOfTotalitarianismRules:
                 if v_l is not None
                 else N[self.o_e_major__president + v_m] < 0
             ):
-                S[self.o_e_major__president + v_m] = -1
+                N[self.o_e_major__president + v_m] = -1
                 S[self.o_g_presidential_due] = True
             self.p_seat_leader(S, v_p, v_l)
-            S[self.o_e_major__head + v_m] = _unref(v_l)
+            N[self.o_e_major__head + v_m] = _unref(v_l)
 
-    def q_elections(self, S: list[Any], R: Any) -> None:
+    def q_elections(self, S: list[Any], R: Callable[[], float]) -> None:
         "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1413:3]"
         if (
             (S[_TURN] + self.c_first_turn - 1 == 1 or S[_TURN] + self.c_first_turn - 1 == 4)
@@ -3652,7 +3666,9 @@ class RiseOfTotalitarianismRules:
             self.q_presidential_elections(S, R)
             self.q_national_elections(S, R)
 
-    def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: int, v_hint: int) -> None:
+    def q_expend_for(
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_u: int, v_hint: int
+    ) -> None:
         """The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"""
         N: list[int] = S
         v_most = min(
@@ -3670,9 +3686,11 @@ class RiseOfTotalitarianismRules:
             )
         self.p_expend_cubes(S, v_actor, _ref(N[self.o_e_chit__location + v_u]), v_k)
         _clamp = v_k
-        S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
+        N[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
-    def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: int, v_kind: Any) -> None:
+    def q_harass(
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_l: int, v_kind: Any
+    ) -> None:
         'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:2009:3]'
         N: list[int] = S
         self.q_reroll_offer(
@@ -3689,22 +3707,22 @@ class RiseOfTotalitarianismRules:
         ) and v_d == self.s_e_leader__death[v_l]:
             S[self.o_e_leader__box + v_l] = "out"
             S[self.o_e_leader__seen + v_l] = 0
-            S[self.o_e_leader__area + v_l] = -1
-            S[self.o_e_leader__chit + v_l] = -1
-            S[self.o_e_leader__owner + v_l] = -1
-            S[self.o_e_leader__pool_of + v_l] = -1
+            N[self.o_e_leader__area + v_l] = -1
+            N[self.o_e_leader__chit + v_l] = -1
+            N[self.o_e_leader__owner + v_l] = -1
+            N[self.o_e_leader__pool_of + v_l] = -1
         elif v_d <= v_top:
             S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
             S[self.o_e_leader__seen + v_l] = 0
-            S[self.o_e_leader__area + v_l] = -1
-            S[self.o_e_leader__chit + v_l] = -1
-            S[self.o_e_leader__owner + v_l] = -1
-            S[self.o_e_leader__pool_of + v_l] = -1
+            N[self.o_e_leader__area + v_l] = -1
+            N[self.o_e_leader__chit + v_l] = -1
+            N[self.o_e_leader__owner + v_l] = -1
+            N[self.o_e_leader__pool_of + v_l] = -1
             S[self.o_e_leader__committed + v_l] = False
         else:
             pass
 
-    def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
+    def q_influence(self, S: list[Any], R: Callable[[], float], v_p: Any, v_x: int) -> None:
         """INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:799:3]"""
         N: list[int] = S
         if (
@@ -3746,9 +3764,11 @@ class RiseOfTotalitarianismRules:
                 else _pick(R, _o1)
             )
             S[self.o_e_population__committed + v_x] = False
-            S[self.o_e_population__box + v_x] = _unref(v_to)
+            N[self.o_e_population__box + v_x] = _unref(v_to)
 
-    def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: int) -> None:
+    def q_influence_minor(
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_nat: int
+    ) -> None:
         """INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1103:3]"""
         N: list[int] = S
         _k_v_actor: int = -1 if v_actor is None else v_actor
@@ -3756,10 +3776,10 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__vp_side + v_nat] = False
             if N[self.o_e_minor__regime + v_nat] >= 0:
                 _r1 = _ref(N[self.o_e_minor__regime + v_nat])
-                _clamp = S[self.o_p_vp + _r1] - max(
+                _clamp = N[self.o_p_vp + _r1] - max(
                     1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat])
                 )
-                S[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
+                N[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
         elif N[self.o_e_minor__regime + v_nat] == _k_v_actor:
             S[self.o_e_minor__vp_side + v_nat] = True
             self.p_gain_vp(
@@ -3775,9 +3795,11 @@ class RiseOfTotalitarianismRules:
                 if _n2
                 else _pick(R, _o1)
             )
-            S[self.o_e_minor__regime + v_nat] = _unref(v_to)
+            N[self.o_e_minor__regime + v_nat] = _unref(v_to)
 
-    def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: int) -> None:
+    def q_influence_party(
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_t: int
+    ) -> None:
         "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1682:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
@@ -3785,8 +3807,8 @@ class RiseOfTotalitarianismRules:
         if v_add and v_n > 0:
             v_add = R() < 0.5
         if v_add:
-            _clamp = S[self.o_p_reserve + v_actor] - 1
-            S[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_actor] - 1
+            N[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             S[self.o_e_party__cubes + v_t] = tuple([*S[self.o_e_party__cubes + v_t], *[v_actor]])
         elif v_n > 0:
             v_q = _nth(S[self.o_e_party__cubes + v_t], -1)
@@ -3797,12 +3819,12 @@ class RiseOfTotalitarianismRules:
                     v_kept = [*v_kept, *[v_c]]
                 v_i += 1
             S[self.o_e_party__cubes + v_t] = tuple(v_kept)
-            _clamp = S[self.o_p_reserve + v_q] + 1
-            S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_q] + 1
+            N[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             if v_n == 2 or v_n == 3:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
-    def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
+    def q_leader_reaction(self, S: list[Any], R: Callable[[], float], v_p: Any, v_x: int) -> None:
         """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2039:3]"""
         N: list[int] = S
         _k_v_p: int = -1 if v_p is None else v_p
@@ -3836,7 +3858,7 @@ class RiseOfTotalitarianismRules:
                             v_j += 1
                 self.p_leader_to_pool(S, v_l, v_p)
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -3867,7 +3889,7 @@ class RiseOfTotalitarianismRules:
                 else:
                     step(S)
 
-    def q_major_stability(self, S: list[Any], R: Any) -> None:
+    def q_major_stability(self, S: list[Any], R: Callable[[], float]) -> None:
         """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1349:3]"""
         N: list[int] = S
         for v_m in self.all_major:
@@ -3928,12 +3950,12 @@ class RiseOfTotalitarianismRules:
                     else:
                         pass
 
-    def q_marker_cards(self, S: list[Any], R: Any) -> None:
+    def q_marker_cards(self, S: list[Any], R: Callable[[], float]) -> None:
         "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
-            _clamp = S[self.o_g_window__marker_cards__depth] + 1
-            S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__marker_cards__depth] + 1
+            N[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
             v_w_asked = S[self.o_g_order]
             v_w_most = -1
             v_w_passes = 0
@@ -3964,10 +3986,10 @@ class RiseOfTotalitarianismRules:
                             else:
                                 v_w_passes = 0
                                 self.q_window__marker_cards__act(S, R, v_p, v_x)
-            _clamp = S[self.o_g_window__marker_cards__depth] - 1
-            S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__marker_cards__depth] - 1
+            N[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
 
-    def q_minor_stability(self, S: list[Any], R: Any) -> None:
+    def q_minor_stability(self, S: list[Any], R: Callable[[], float]) -> None:
         """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1372:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
@@ -4001,7 +4023,7 @@ class RiseOfTotalitarianismRules:
                     _clamp = (
                         -1 if N[self.o_e_minor__govt + v_n] >= 0 else N[self.o_e_minor__govt + v_n]
                     )
-                    S[self.o_e_minor__govt + v_n] = (
+                    N[self.o_e_minor__govt + v_n] = (
                         -1 if _clamp < -1 else 1 if _clamp > 1 else _clamp
                     )
                 else:
@@ -4018,21 +4040,21 @@ class RiseOfTotalitarianismRules:
                             else N[self.o_e_minor__regime + v_n] >= 0
                         ):
                             _r1 = _ref(N[self.o_e_minor__regime + v_n])
-                            _clamp = S[self.o_p_vp + _r1] - max(
+                            _clamp = N[self.o_p_vp + _r1] - max(
                                 1,
                                 self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]),
                             )
-                            S[self.o_p_vp + _r1] = (
+                            N[self.o_p_vp + _r1] = (
                                 -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
                             )
-                        S[self.o_e_minor__regime + v_n] = _unref(v_w)
-                        S[self.o_e_minor__govt + v_n] = 0
+                        N[self.o_e_minor__regime + v_n] = _unref(v_w)
+                        N[self.o_e_minor__govt + v_n] = 0
                         for v_v_2 in v_cs:
                             self.p_leave_map(S, v_v_2)
                         v_has_cube = v_w in S[self.o_e_minor__cubes + v_n]
                         S[self.o_e_minor__vp_side + v_n] = v_has_cube
                         if v_has_cube:
-                            S[self.o_e_minor__govt + v_n] = 1
+                            N[self.o_e_minor__govt + v_n] = 1
                             self.p_gain_vp(
                                 S,
                                 v_w,
@@ -4049,28 +4071,28 @@ class RiseOfTotalitarianismRules:
                             _v_w_vps = "VP" if v_k in (1, -1) else "VPs"
                             v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
                             for v_q in S[self.o_e_minor__cubes + v_n]:
-                                _clamp = S[self.o_p_reserve + v_q] + 1
-                                S[self.o_p_reserve + v_q] = (
+                                _clamp = N[self.o_p_reserve + v_q] + 1
+                                N[self.o_p_reserve + v_q] = (
                                     0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                                 )
-                            _clamp = S[self.o_p_reserve + v_left] - 1
-                            S[self.o_p_reserve + v_left] = (
+                            _clamp = N[self.o_p_reserve + v_left] - 1
+                            N[self.o_p_reserve + v_left] = (
                                 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                             )
                             S[self.o_e_minor__cubes + v_n] = tuple([v_left])
                         self.q_draw_coup(S, R, v_w)
 
-    def q_national_elections(self, S: list[Any], R: Any) -> None:
+    def q_national_elections(self, S: list[Any], R: Callable[[], float]) -> None:
         """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
                 for v_q in S[self.o_e_major__parliament + v_m]:
-                    _clamp = S[self.o_p_reserve + v_q] + 1
-                    S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_q] + 1
+                    N[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 S[self.o_e_major__parliament + v_m] = tuple([])
                 self.p_clear_parliament(S, v_m)
-                S[self.o_g_coalition_votes] = _mask(
+                N[self.o_g_coalition_votes] = _mask(
                     [
                         v_t
                         for v_t in _bits(N[self.o_g_coalition_votes])
@@ -4097,7 +4119,7 @@ class RiseOfTotalitarianismRules:
                         if _w3 > 0:
                             _w2.append(v_t_2)
                     for v_t_3 in _w2:
-                        S[self.o_g_coalition_votes] = _mask(
+                        N[self.o_g_coalition_votes] = _mask(
                             [
                                 *(
                                     _BITS8[_m1]
@@ -4129,8 +4151,8 @@ class RiseOfTotalitarianismRules:
                     v_k = min(
                         -(-self.f_election_votes(S, v_p_2, v_m) // 2), N[self.o_p_reserve + v_p_2]
                     )
-                    _clamp = S[self.o_p_reserve + v_p_2] - v_k
-                    S[self.o_p_reserve + v_p_2] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_p_2] - v_k
+                    N[self.o_p_reserve + v_p_2] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     v_i = 0
                     _runs2 = 0
                     while v_i < v_k:
@@ -4147,7 +4169,7 @@ class RiseOfTotalitarianismRules:
                     for v_p_3 in self.all_player
                     if self.f_election_votes(S, v_p_3, v_m) == v_best
                 ]
-                S[self.o_e_major__government + v_m] = _unref(
+                N[self.o_e_major__government + v_m] = _unref(
                     _ref(N[self.o_e_major__government + v_m])
                     if _ref(N[self.o_e_major__government + v_m]) in v_tops
                     else v_tops[0]
@@ -4165,7 +4187,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__elections_due + v_m] = False
 
     def q_party_and_leader_operations(
-        self, S: list[Any], R: Any, v_actor: Any, v_a: int, v_surplus: int
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_a: int, v_surplus: int
     ) -> None:
         """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1749:3]"""
         N: list[int] = S
@@ -4204,7 +4226,7 @@ class RiseOfTotalitarianismRules:
                 v_left -= self.c_party_cost
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
-    def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_place_chits(self, S: list[Any], R: Callable[[], float], v_p: Any) -> None:
         """p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:997:3]"""
         N: list[int] = S
         v_going = True
@@ -4236,13 +4258,13 @@ class RiseOfTotalitarianismRules:
                         if _n2
                         else _pick(R, _o1)
                     )
-                    _clamp = S[self.o_p_pp + v_p] - (
+                    _clamp = N[self.o_p_pp + v_p] - (
                         2 if self.s_e_chit__action[v_u_2] == "putsch" else 1
                     )
-                    S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+                    N[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                     S[self.o_e_chit__seen + v_u_2] = 0
-                    S[self.o_e_chit__location + v_u_2] = _unref(v_a)
-                    S[self.o_e_chit__nation + v_u_2] = -1
+                    N[self.o_e_chit__location + v_u_2] = _unref(v_a)
+                    N[self.o_e_chit__nation + v_u_2] = -1
                     S[self.o_e_chit__established + v_u_2] = False
                     S[self.o_e_chit__resolved + v_u_2] = False
                     v_n = (
@@ -4263,8 +4285,8 @@ class RiseOfTotalitarianismRules:
                         if _n4
                         else _pick(R, _o3)
                     )
-                    _clamp = S[self.o_p_pool + v_p] - v_n
-                    S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_pool + v_p] - v_n
+                    N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     v_m = 0
                     v_extra = min(
                         self.s_e_chit__allowance[v_u_2] - v_n,
@@ -4279,24 +4301,24 @@ class RiseOfTotalitarianismRules:
                             if _n6
                             else _pick(R, _o5)
                         )
-                    _clamp = S[self.o_p_reserve + v_p] - v_m
-                    S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-                    _clamp = S[self.o_p_pp + v_p] - v_m
-                    S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+                    _clamp = N[self.o_p_reserve + v_p] - v_m
+                    N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_pp + v_p] - v_m
+                    N[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                     self.p_add_cubes(S, v_p, v_a, v_n + v_m)
                     self.q_stack_leader(S, R, v_p, v_u_2, v_a)
         self.q_add_pool_cubes(S, R, v_p)
 
-    def q_play_cards(self, S: list[Any], R: Any) -> None:
+    def q_play_cards(self, S: list[Any], R: Callable[[], float]) -> None:
         "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:969:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
-    def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
+    def q_play_cards__rules(self, S: list[Any], R: Callable[[], float]) -> None:
         """Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:969:3]"""
         N: list[int] = S
         for v_p in self.all_player:
-            S[self.o_p_played + v_p] = -1
+            N[self.o_p_played + v_p] = -1
         v_ready = [
             v_q
             for v_q in self.all_player
@@ -4311,12 +4333,13 @@ class RiseOfTotalitarianismRules:
             else _pick(R, _o1)
             for v_p_2 in _ps1
         ]
-        for v_p_2, v_c in zip(_ps1, _ans2, strict=True):
-            S[self.o_p_played + v_p_2] = _unref(v_c)
+        for _i3, v_p_2 in enumerate(_ps1):
+            v_c = _ans2[_i3]
+            N[self.o_p_played + v_p_2] = _unref(v_c)
         self.q_choose_coups(S, R)
         for v_p_3 in v_ready:
             if _has(N[self.o_p_hand + v_p_3], _ref(N[self.o_p_played + v_p_3])):
-                S[self.o_p_hand + v_p_3] = _mask(
+                N[self.o_p_hand + v_p_3] = _mask(
                     [
                         v_k
                         for v_k in _bits(N[self.o_p_hand + v_p_3])
@@ -4324,7 +4347,7 @@ class RiseOfTotalitarianismRules:
                     ]
                 )
             else:
-                S[self.o_p_card_reserve + v_p_3] = _mask(
+                N[self.o_p_card_reserve + v_p_3] = _mask(
                     [
                         v_k_2
                         for v_k_2 in _bits(N[self.o_p_card_reserve + v_p_3])
@@ -4347,15 +4370,15 @@ class RiseOfTotalitarianismRules:
             )
             if self.c_minimum_pp_per_round and v_n == 0:
                 v_n = 1
-            _clamp = S[self.o_p_pp + v_p_5] + v_n
-            S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-            S[self.o_p_played + v_p_5] = -1
+            _clamp = N[self.o_p_pp + v_p_5] + v_n
+            N[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+            N[self.o_p_played + v_p_5] = -1
 
-    def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+    def q_play_coup(self, S: list[Any], R: Callable[[], float], v_p: Any, v_c: Any) -> None:
         """A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1552:3]"""
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
-            S[self.o_g_active_coups] = _mask(
+            N[self.o_g_active_coups] = _mask(
                 [
                     *(_BITS8[_m1] if 0 <= (_m1 := N[self.o_g_active_coups]) < 256 else _bits(_m1)),
                     *[v_c],
@@ -4363,14 +4386,14 @@ class RiseOfTotalitarianismRules:
             )
         self.q_coup_effect(S, R, v_p, v_c)
         if not self.s_e_coup__crisis[v_c]:
-            S[self.o_g_coup_discard] = _mask(
+            N[self.o_g_coup_discard] = _mask(
                 [
                     *(_BITS8[_m2] if 0 <= (_m2 := N[self.o_g_coup_discard]) < 256 else _bits(_m2)),
                     *[v_c],
                 ]
             )
 
-    def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+    def q_political_attempt(self, S: list[Any], R: Callable[[], float], v_p: Any, v_c: Any) -> None:
         "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:873:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
@@ -4382,7 +4405,7 @@ class RiseOfTotalitarianismRules:
                 v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
-    def q_presidential_elections(self, S: list[Any], R: Any) -> None:
+    def q_presidential_elections(self, S: list[Any], R: Callable[[], float]) -> None:
         """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1830:3]"""
         N: list[int] = S
         S[self.o_g_presidential_due] = False
@@ -4416,31 +4439,31 @@ class RiseOfTotalitarianismRules:
                         if v_old is not None
                         else N[self.o_e_major__head + v_m] < 0
                     ):
-                        S[self.o_e_major__head + v_m] = -1
+                        N[self.o_e_major__head + v_m] = -1
                         S[self.o_e_major__elections_due + v_m] = True
                 else:
                     S[self.o_e_leader__box + v_old] = (
                         "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
                     )
-                    S[self.o_e_leader__pool_of + v_old] = _unref(self.s_e_leader__ideology[v_old])
+                    N[self.o_e_leader__pool_of + v_old] = _unref(self.s_e_leader__ideology[v_old])
                     if N[self.o_e_leader__control_cube + v_old] >= 0:
                         _r1 = _ref(N[self.o_e_leader__control_cube + v_old])
-                        _clamp = S[self.o_p_reserve + _r1] + 1
-                        S[self.o_p_reserve + _r1] = (
+                        _clamp = N[self.o_p_reserve + _r1] + 1
+                        N[self.o_p_reserve + _r1] = (
                             0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                         )
-                        S[self.o_e_leader__control_cube + v_old] = -1
+                        N[self.o_e_leader__control_cube + v_old] = -1
             v_was_head = (
                 S[self.o_e_major__head + v_m] == v_l
                 if v_l is not None
                 else N[self.o_e_major__head + v_m] < 0
             )
             self.p_seat_leader(S, v_w, v_l)
-            S[self.o_e_major__president + v_m] = _unref(v_l)
+            N[self.o_e_major__president + v_m] = _unref(v_l)
             if (v_was_head and S[_TURN] + self.c_first_turn - 1 > 2) and (
                 not S[self.o_e_major__regime + v_m]
             ):
-                S[self.o_e_major__head + v_m] = -1
+                N[self.o_e_major__head + v_m] = -1
                 v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
                 v_ok = False
                 if len(v_cs2) > 0:
@@ -4454,16 +4477,16 @@ class RiseOfTotalitarianismRules:
                     v_ok = self.f_vote_check(S, v_w, v_m, False)
                     if v_ok:
                         self.p_seat_leader(S, v_w, v_c)
-                        S[self.o_e_major__head + v_m] = _unref(v_c)
+                        N[self.o_e_major__head + v_m] = _unref(v_c)
                 if not v_ok:
                     S[self.o_e_major__elections_due + v_m] = True
 
-    def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
+    def q_reaction(self, S: list[Any], R: Callable[[], float], v_actor: Any) -> None:
         """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2112:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
-            _clamp = S[self.o_g_window__reaction__depth] + 1
-            S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__reaction__depth] + 1
+            N[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
             v_w_asked = self.f_window__reaction__ask(S, v_actor)
             v_w_most = -1
             v_w_passes = 0
@@ -4518,10 +4541,10 @@ class RiseOfTotalitarianismRules:
                             else:
                                 v_w_open = False
                                 self.q_window__reaction__act(S, R, v_actor, v_p, v_x)
-            _clamp = S[self.o_g_window__reaction__depth] - 1
-            S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__reaction__depth] - 1
+            N[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
 
-    def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_reparations_delay(self, S: list[Any], R: Callable[[], float], v_p: Any) -> None:
         """Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1653:3]"""
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
@@ -4534,24 +4557,31 @@ class RiseOfTotalitarianismRules:
             )
             S[self.o_e_ally__delay + v_a_2] = True
 
-    def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
+    def q_reroll_offer(
+        self, S: list[Any], R: Callable[[], float], v_p: Any, v_first_roll: int, v_why: Any
+    ) -> None:
         "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:858:3]"
+        N: list[int] = S
         _clamp = v_first_roll
-        S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
+        N[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if not S[self.o_p_rerolled + v_p]:
             v_again = R() < 0.5
             if v_again:
                 S[self.o_p_rerolled + v_p] = True
                 _clamp = _roll(S, 6)
-                S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
+                N[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
 
-    def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: int) -> None:
+    def q_resolve_action(
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_u: int
+    ) -> None:
         "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
-    def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: int) -> None:
+    def q_resolve_action__rules(
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_u: int
+    ) -> None:
         """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
@@ -4588,7 +4618,7 @@ class RiseOfTotalitarianismRules:
                         self.q_influence_minor(S, R, v_actor, v_n)
                     else:
                         v_keep = True
-                        S[self.o_e_chit__nation + v_u] = _unref(v_n)
+                        N[self.o_e_chit__nation + v_u] = _unref(v_n)
                         if self.s_e_chit__action[v_u] == "putsch":
                             S[self.o_e_chit__established + v_u] = True
                     self.p_to_stability_track(S, v_actor, v_n)
@@ -4743,8 +4773,8 @@ class RiseOfTotalitarianismRules:
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
-                    S[self.o_e_leader__pool_of + v_l_5] = _unref(v_actor)
-                    S[self.o_e_leader__control_cube + v_l_5] = -1
+                    N[self.o_e_leader__pool_of + v_l_5] = _unref(v_actor)
+                    N[self.o_e_leader__control_cube + v_l_5] = -1
                     S[self.o_e_leader__committed + v_l_5] = False
         else:
             _w4 = []
@@ -4765,8 +4795,8 @@ class RiseOfTotalitarianismRules:
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
-                    S[self.o_p_pending_law + v_actor] = -1
-                    S[self.o_g_laws] = _mask(
+                    N[self.o_p_pending_law + v_actor] = -1
+                    N[self.o_g_laws] = _mask(
                         [
                             *(_BITS8[_m9] if 0 <= (_m9 := N[self.o_g_laws]) < 256 else _bits(_m9)),
                             *[v_card],
@@ -4832,8 +4862,8 @@ class RiseOfTotalitarianismRules:
                         )
                         self.q_influence(S, R, v_actor, v_x_6)
                     if v_r_2 != self.k_reform__social:
-                        _clamp = S[self.o_e_major__economy + v_m] + 1
-                        S[self.o_e_major__economy + v_m] = (
+                        _clamp = N[self.o_e_major__economy + v_m] + 1
+                        N[self.o_e_major__economy + v_m] = (
                             -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                         )
                     if v_r_2 == self.k_reform__nationalization:
@@ -4852,17 +4882,17 @@ class RiseOfTotalitarianismRules:
                 self.p_leader_to_pool(S, v_l_6, v_actor)
         if v_keep:
             if not S[self.o_e_chit__established + v_u]:
-                S[self.o_e_chit__seen + v_u] = _mask([])
+                N[self.o_e_chit__seen + v_u] = _mask([])
         else:
             self.p_leave_map(S, v_u)
 
-    def q_resolve_actions(self, S: list[Any], R: Any) -> None:
+    def q_resolve_actions(self, S: list[Any], R: Callable[[], float]) -> None:
         """Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1049:3]"""
         N: list[int] = S
         for v_u in self.all_chit:
             if N[self.o_e_chit__location + v_u] >= 0:
                 if not S[self.o_e_chit__established + v_u]:
-                    S[self.o_e_chit__nation + v_u] = -1
+                    N[self.o_e_chit__nation + v_u] = -1
                 S[self.o_e_chit__resolved + v_u] = S[self.o_e_chit__established + v_u]
                 S[self.o_e_chit__seen + v_u] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
@@ -4892,7 +4922,7 @@ class RiseOfTotalitarianismRules:
                     )
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
-    def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
+    def q_reveal_leaders(self, S: list[Any], R: Callable[[], float]) -> None:
         """Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1944:3]"""
         N: list[int] = S
         for v_u in self.ix_chit__action.get("law", ()):
@@ -4923,9 +4953,9 @@ class RiseOfTotalitarianismRules:
                     )
                     S[self.o_e_leader__box + v_l] = "area"
                     S[self.o_e_leader__seen + v_l] = 0
-                    S[self.o_e_leader__area + v_l] = N[self.o_e_chit__location + v_u]
-                    S[self.o_e_leader__chit + v_l] = v_u
-                    S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
+                    N[self.o_e_leader__area + v_l] = N[self.o_e_chit__location + v_u]
+                    N[self.o_e_leader__chit + v_l] = v_u
+                    N[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
                     S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
                     S[_REVEALS] += 1
         for v_l_2 in self.all_leader:
@@ -4954,7 +4984,7 @@ class RiseOfTotalitarianismRules:
                 for v_l_4 in v_cs:
                     S[self.o_e_leader__committed + v_l_4] = True
 
-    def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
+    def q_shorten_turn_five(self, S: list[Any], R: Callable[[], float]) -> None:
         """Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1632:3]"""
         N: list[int] = S
         if S[_TURN] + self.c_first_turn - 1 == 5:
@@ -4976,7 +5006,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c_2])
                     )
-                    S[self.o_g_removed_crises] = _mask(
+                    N[self.o_g_removed_crises] = _mask(
                         [
                             *(
                                 _BITS8[_m1]
@@ -4986,9 +5016,11 @@ class RiseOfTotalitarianismRules:
                             *[v_c_2],
                         ]
                     )
-                    S[self.o_g_rounds] = 2
+                    N[self.o_g_rounds] = 2
 
-    def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: int, v_a: int) -> None:
+    def q_stack_leader(
+        self, S: list[Any], R: Callable[[], float], v_p: Any, v_u: int, v_a: int
+    ) -> None:
         "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1926:3]"
         N: list[int] = S
         _k_v_p: int = -1 if v_p is None else v_p
@@ -5008,22 +5040,22 @@ class RiseOfTotalitarianismRules:
             v_l_2 = _pick_optional(R, v_ls)
             if v_l_2 is not None:
                 S[self.o_e_leader__box + v_l_2] = "area"
-                S[self.o_e_leader__pool_of + v_l_2] = -1
-                S[self.o_e_leader__owner + v_l_2] = _unref(v_p)
-                S[self.o_e_leader__chit + v_l_2] = v_u
+                N[self.o_e_leader__pool_of + v_l_2] = -1
+                N[self.o_e_leader__owner + v_l_2] = _unref(v_p)
+                N[self.o_e_leader__chit + v_l_2] = v_u
                 S[self.o_e_leader__seen + v_l_2] = 0
-                S[self.o_e_leader__area + v_l_2] = v_a
+                N[self.o_e_leader__area + v_l_2] = v_a
 
-    def q_turn__card_phase(self, S: list[Any], R: Any) -> None:
+    def q_turn__card_phase(self, S: list[Any], R: Callable[[], float]) -> None:
         "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"
         self.q_turn__card_phase__lasting(S, R)
 
-    def q_turn__card_phase__lasting(self, S: list[Any], R: Any) -> None:
+    def q_turn__card_phase__lasting(self, S: list[Any], R: Callable[[], float]) -> None:
         """A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"""
         N: list[int] = S
         _clamp = self.f_rounds_of_turn(S)
-        S[self.o_g_rounds] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
-        S[self.o_g_round] = 0
+        N[self.o_g_rounds] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
+        N[self.o_g_round] = 0
         self.p_bonus_card(S)
         for v_p in S[self.o_g_order]:
             v_saved = [
@@ -5040,10 +5072,10 @@ class RiseOfTotalitarianismRules:
                     else _pick(R, _o1)
                 )
                 for v_c_2 in v_gone:
-                    S[self.o_p_hand + v_p] = _mask(
+                    N[self.o_p_hand + v_p] = _mask(
                         [v_k for v_k in _bits(N[self.o_p_hand + v_p]) if v_k != v_c_2]
                     )
-                    S[self.o_p_discard + v_p] = _mask(
+                    N[self.o_p_discard + v_p] = _mask(
                         [
                             *(
                                 _BITS8[_m3]
@@ -5081,7 +5113,7 @@ class RiseOfTotalitarianismRules:
                         ],
                     )
                 )
-                S[self.o_p_discard + v_p_2] = _mask([])
+                N[self.o_p_discard + v_p_2] = _mask([])
         v_fresh = [
             v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN] + self.c_first_turn - 1, ())
         ]
@@ -5093,7 +5125,7 @@ class RiseOfTotalitarianismRules:
             v_again = R() < 0.5
             if v_again:
                 S[self.o_p_mulliganed + v_p_4] = True
-                S[self.o_p_discard + v_p_4] = _mask(
+                N[self.o_p_discard + v_p_4] = _mask(
                     [
                         *(
                             _BITS8[_m5]
@@ -5107,7 +5139,7 @@ class RiseOfTotalitarianismRules:
                         ],
                     ]
                 )
-                S[self.o_p_hand + v_p_4] = _mask(
+                N[self.o_p_hand + v_p_4] = _mask(
                     [
                         v_k_3
                         for v_k_3 in _bits(N[self.o_p_hand + v_p_4])
@@ -5133,10 +5165,10 @@ class RiseOfTotalitarianismRules:
                 if v_c_5 is None:
                     v_going = False
                 else:
-                    S[self.o_p_hand + v_p_5] = _mask(
+                    N[self.o_p_hand + v_p_5] = _mask(
                         [v_k_5 for v_k_5 in _bits(N[self.o_p_hand + v_p_5]) if v_k_5 != v_c_5]
                     )
-                    S[self.o_p_card_reserve + v_p_5] = _mask(
+                    N[self.o_p_card_reserve + v_p_5] = _mask(
                         [
                             *(
                                 _BITS8[_m7]
@@ -5147,12 +5179,12 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
 
-    def q_turn__cleanup_phase(self, S: list[Any], R: Any) -> None:
+    def q_turn__cleanup_phase(self, S: list[Any], R: Callable[[], float]) -> None:
         "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:84:3]"
         self.q_turn__cleanup_phase__lasting(S, R)
         self.p_effect__active_event__end_all(S, 1)
 
-    def q_turn__cleanup_phase__lasting(self, S: list[Any], R: Any) -> None:
+    def q_turn__cleanup_phase__lasting(self, S: list[Any], R: Callable[[], float]) -> None:
         "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:84:3]"
         for v_m in self.all_major:
             if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
@@ -5167,20 +5199,20 @@ class RiseOfTotalitarianismRules:
         self.p_award_vps(S)
         self.p_turn_end(S)
 
-    def q_turn__order_of_play(self, S: list[Any], R: Any) -> None:
+    def q_turn__order_of_play(self, S: list[Any], R: Callable[[], float]) -> None:
         "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:16:3]"
         self.q_turn__order_of_play__lasting(S, R)
 
-    def q_turn__order_of_play__lasting(self, S: list[Any], R: Any) -> None:
+    def q_turn__order_of_play__lasting(self, S: list[Any], R: Callable[[], float]) -> None:
         "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:16:3]"
         self.p_collect_funding(S)
         self.q_determine_order(S, R)
 
-    def q_turn__political_phase(self, S: list[Any], R: Any) -> None:
+    def q_turn__political_phase(self, S: list[Any], R: Callable[[], float]) -> None:
         "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:68:3]"
         self.q_turn__political_phase__lasting(S, R)
 
-    def q_turn__political_phase__lasting(self, S: list[Any], R: Any) -> None:
+    def q_turn__political_phase__lasting(self, S: list[Any], R: Callable[[], float]) -> None:
         "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:68:3]"
         N: list[int] = S
         _runs0 = 0
@@ -5188,8 +5220,8 @@ class RiseOfTotalitarianismRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            _clamp = S[self.o_g_round] + 1
-            S[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
+            _clamp = N[self.o_g_round] + 1
+            N[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
             self.q_draw_crisis(S, R)
             self.q_play_cards(S, R)
             for v_p in S[self.o_g_order]:
@@ -5197,9 +5229,11 @@ class RiseOfTotalitarianismRules:
             self.q_resolve_actions(S, R)
             self.q_crisis_checks(S, R)
         for v_p_2 in self.all_player:
-            S[self.o_p_pp + v_p_2] = 0
+            N[self.o_p_pp + v_p_2] = 0
 
-    def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
+    def q_window__marker_cards__act(
+        self, S: list[Any], R: Callable[[], float], v_p: Any, v_x: int
+    ) -> None:
         """At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"""
         N: list[int] = S
         v_t = (
@@ -5218,7 +5252,7 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_q, v_t, True)
 
     def q_window__reaction__act(
-        self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: int
+        self, S: list[Any], R: Callable[[], float], v_actor: Any, v_p: Any, v_x: int
     ) -> None:
         """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2112:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
@@ -5299,10 +5333,10 @@ class RiseOfTotalitarianismRules:
                 if v_a_2 is None:
                     v_going = False
                 else:
-                    _clamp = S[self.o_p_pp + v_p] - 1
-                    S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-                    _clamp = S[self.o_p_pool + v_p] - 1
-                    S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_pp + v_p] - 1
+                    N[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+                    _clamp = N[self.o_p_pool + v_p] - 1
+                    N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     self.p_add_cubes(S, v_p, v_a_2, 1)
                     _log(S, 40, (v_p, v_a_2))
                 pc = 1
@@ -5339,20 +5373,20 @@ class RiseOfTotalitarianismRules:
             elif self.s_e_strategy__kind[v_c] == "law":
                 if N[self.o_p_pending_law + v_p] >= 0:
                     self.p_discard_card(S, v_p, _ref(N[self.o_p_pending_law + v_p]))
-                S[self.o_p_pending_law + v_p] = _unref(v_c)
+                N[self.o_p_pending_law + v_p] = _unref(v_c)
                 _log(S, 27, (v_p, v_c, self.s_e_strategy__major[v_c]))
                 pc = 16
             elif self.s_e_strategy__kind[v_c] == "marker":
-                S[self.o_p_markers + v_p] = _mask([*_bits(N[self.o_p_markers + v_p]), *[v_c]])
+                N[self.o_p_markers + v_p] = _mask([*_bits(N[self.o_p_markers + v_p]), *[v_c]])
                 _log(S, 28, (v_p, v_c))
                 if self.s_e_strategy__effect[v_c] == "vp":
                     self.p_gain_vp(S, v_p, self.s_e_strategy__amount[v_c])
                 if self.s_e_strategy__effect[v_c] == "funding":
                     v_n = min(self.s_e_strategy__amount[v_c], N[self.o_p_reserve + v_p])
-                    _clamp = S[self.o_p_reserve + v_p] - v_n
-                    S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-                    _clamp = S[self.o_p_pool + v_p] + v_n
-                    S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_p] - v_n
+                    N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_pool + v_p] + v_n
+                    N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 pc = 16
             else:
                 pc = 12
@@ -5400,7 +5434,7 @@ class RiseOfTotalitarianismRules:
                 return _wait(S, (7, 16))
             pc = 16
         if pc == 12:
-            S[self.o_g_active_events] = _mask([*_bits(N[self.o_g_active_events]), *[v_c]])
+            N[self.o_g_active_events] = _mask([*_bits(N[self.o_g_active_events]), *[v_c]])
             _log(S, 29, (v_c,))
             self.p_effect__active_event__start(S, v_c, 2)
             if self.s_e_strategy__effect[v_c] != "funding":
@@ -5578,10 +5612,10 @@ class RiseOfTotalitarianismRules:
                     pc = 1
                 elif self.s_e_strategy__effect[v_c] == "cubes":
                     v_n = min(self.s_e_strategy__amount[v_c], N[self.o_p_reserve + v_p])
-                    _clamp = S[self.o_p_reserve + v_p] - v_n
-                    S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-                    _clamp = S[self.o_p_pool + v_p] + v_n
-                    S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_p] - v_n
+                    N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_pool + v_p] + v_n
+                    N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     _log(S, 13, (v_p, v_n))
                     pc = 8
                 elif self.s_e_strategy__effect[v_c] == "vp":
@@ -5591,8 +5625,8 @@ class RiseOfTotalitarianismRules:
                 elif self.s_e_strategy__effect[v_c] == "economy_up":
                     if self.s_e_strategy__major[v_c] is not None:
                         _r1 = self.s_e_strategy__major[v_c]
-                        _clamp = S[self.o_e_major__economy + _r1] + 1
-                        S[self.o_e_major__economy + _r1] = (
+                        _clamp = N[self.o_e_major__economy + _r1] + 1
+                        N[self.o_e_major__economy + _r1] = (
                             -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                         )
                         _log(
@@ -5607,8 +5641,8 @@ class RiseOfTotalitarianismRules:
                 elif self.s_e_strategy__effect[v_c] == "economy_down":
                     if self.s_e_strategy__major[v_c] is not None:
                         _r2 = self.s_e_strategy__major[v_c]
-                        _clamp = S[self.o_e_major__economy + _r2] - 1
-                        S[self.o_e_major__economy + _r2] = (
+                        _clamp = N[self.o_e_major__economy + _r2] - 1
+                        N[self.o_e_major__economy + _r2] = (
                             -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                         )
                         _log(
@@ -5699,7 +5733,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine choose_coups: no resume point {pc}")
         if pc == 0:
             for v_p in self.all_player:
-                S[self.o_p_played_coup + v_p] = -1
+                N[self.o_p_played_coup + v_p] = -1
             v_holders = [v_q for v_q in self.all_player if N[self.o_p_coups + v_q] != 0]
             if len(v_holders) > 0:
                 pc = 1
@@ -5722,12 +5756,12 @@ class RiseOfTotalitarianismRules:
             _a = dict(v)
             for v_p_2 in v__ps:
                 v_c = _a[v_p_2]
-                S[self.o_p_played_coup + v_p_2] = _unref(v_c)
+                N[self.o_p_played_coup + v_p_2] = _unref(v_c)
             pc = 3
         if pc == 3:
             for v_p_3 in v_holders:
                 if N[self.o_p_played_coup + v_p_3] >= 0:
-                    S[self.o_p_coups + v_p_3] = _mask(
+                    N[self.o_p_coups + v_p_3] = _mask(
                         [
                             v_k
                             for v_k in _bits(N[self.o_p_coups + v_p_3])
@@ -5779,8 +5813,8 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_yes = v
             if v_yes:
-                _clamp = S[self.o_p_reserve + v_actor] - 1
-                S[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_reserve + v_actor] - 1
+                N[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 S[self.o_e_major__parliament + v_m] = tuple(
                     [*S[self.o_e_major__parliament + v_m], *[v_actor]]
                 )
@@ -5812,8 +5846,8 @@ class RiseOfTotalitarianismRules:
                         else:
                             v_kept = [*v_kept, *[v_q]]
                     S[self.o_e_major__parliament + v_m] = tuple(v_kept)
-                    _clamp = S[self.o_p_reserve + v_owner] + 1
-                    S[self.o_p_reserve + v_owner] = (
+                    _clamp = N[self.o_p_reserve + v_owner] + 1
+                    N[self.o_p_reserve + v_owner] = (
                         0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     )
                     _log(S, 96, (v_owner, v_m))
@@ -5841,10 +5875,10 @@ class RiseOfTotalitarianismRules:
                     pc = 1
                 elif self.s_e_coup__effect[v_c] == "cubes":
                     v_n = min(self.s_e_coup__amount[v_c], N[self.o_p_reserve + v_p])
-                    _clamp = S[self.o_p_reserve + v_p] - v_n
-                    S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-                    _clamp = S[self.o_p_pool + v_p] + v_n
-                    S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_p] - v_n
+                    N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_pool + v_p] + v_n
+                    N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     _log(S, 13, (v_p, v_n))
                     pc = 12
                 elif self.s_e_coup__effect[v_c] == "vp":
@@ -5859,7 +5893,7 @@ class RiseOfTotalitarianismRules:
                             N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
                             - self.s_e_coup__amount[v_c],
                         )
-                        S[self.o_e_major__economy + _r1] = (
+                        N[self.o_e_major__economy + _r1] = (
                             -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                         )
                         _log(
@@ -5879,7 +5913,7 @@ class RiseOfTotalitarianismRules:
                             N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
                             + self.s_e_coup__amount[v_c],
                         )
-                        S[self.o_e_major__economy + _r2] = (
+                        N[self.o_e_major__economy + _r2] = (
                             -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                         )
                         _log(
@@ -5987,8 +6021,8 @@ class RiseOfTotalitarianismRules:
                 self.p_lone_leaders_return(S)
                 for v_a in self.all_area:
                     for v_q in S[self.o_e_area__cubes + v_a]:
-                        _clamp = S[self.o_p_reserve + v_q] + 1
-                        S[self.o_p_reserve + v_q] = (
+                        _clamp = N[self.o_p_reserve + v_q] + 1
+                        N[self.o_p_reserve + v_q] = (
                             0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                         )
                     S[self.o_e_area__cubes + v_a] = tuple([])
@@ -6034,10 +6068,10 @@ class RiseOfTotalitarianismRules:
                     + N[self.o_e_major__economy + self.s_e_crisis__major[v_c]]
                 )
                 if v_n >= self.s_e_crisis__difficulty[v_c]:
-                    S[self.o_g_active_crises] = _mask(
+                    N[self.o_g_active_crises] = _mask(
                         [v_k for v_k in _bits(N[self.o_g_active_crises]) if v_k != v_c]
                     )
-                    S[self.o_g_ended_crises] = _mask([*_bits(N[self.o_g_ended_crises]), *[v_c]])
+                    N[self.o_g_ended_crises] = _mask([*_bits(N[self.o_g_ended_crises]), *[v_c]])
                     _log(S, 50, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
                     pc = 1
                     continue
@@ -6047,8 +6081,8 @@ class RiseOfTotalitarianismRules:
                 _log(S, 51, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
                 if self.s_e_crisis__failure[v_c] == "economy_down":
                     _r1 = self.s_e_crisis__major[v_c]
-                    _clamp = S[self.o_e_major__economy + _r1] - 1
-                    S[self.o_e_major__economy + _r1] = (
+                    _clamp = N[self.o_e_major__economy + _r1] - 1
+                    N[self.o_e_major__economy + _r1] = (
                         -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                     )
                     _log(
@@ -6162,8 +6196,8 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_a_2 = v
             S[self.o_e_chit__seen + v_u_2] = 0
-            S[self.o_e_chit__location + v_u_2] = _unref(v_a_2)
-            S[self.o_e_chit__nation + v_u_2] = -1
+            N[self.o_e_chit__location + v_u_2] = _unref(v_a_2)
+            N[self.o_e_chit__nation + v_u_2] = -1
             S[self.o_e_chit__established + v_u_2] = False
             S[self.o_e_chit__resolved + v_u_2] = False
             pc = 5
@@ -6189,8 +6223,8 @@ class RiseOfTotalitarianismRules:
                 v_p, v_u_2, v_a_2 = F[2:]
                 F = None
             v_n = v
-            _clamp = S[self.o_p_reserve + v_p] - v_n
-            S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_p] - v_n
+            N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             self.p_add_cubes(S, v_p, v_a_2, v_n)
             _log(S, 82, (v_p, v_n, v_a_2))
             if self.r_stack_leader(S, None, None, v_p, v_u_2, v_a_2) is SUSPEND:
@@ -6248,7 +6282,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                 for v_q_3 in self.all_player:
-                    S[self.o_p_play_slot + v_q_3] = -1
+                    N[self.o_p_play_slot + v_q_3] = -1
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 1
@@ -6278,7 +6312,7 @@ class RiseOfTotalitarianismRules:
                     v__it, v__i, v_q_4, v_free, v_s_3 = F[2:]
                     F = None
                 v_s_2 = v
-                S[self.o_p_play_slot + v_q_4] = _unref(v_s_2)
+                N[self.o_p_play_slot + v_q_4] = _unref(v_s_2)
                 pc = 1
                 continue
             if pc == 5:
@@ -6328,7 +6362,7 @@ class RiseOfTotalitarianismRules:
             pc = 3
         if pc == 3:
             if v_keep:
-                S[self.o_p_card_reserve + v_p] = _mask(
+                N[self.o_p_card_reserve + v_p] = _mask(
                     [*_bits(N[self.o_p_card_reserve + v_p]), *[v_c]]
                 )
                 _log(S, 7, (v_p, v_c))
@@ -6347,7 +6381,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
                 S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
-                S[self.o_g_coup_discard] = _mask([])
+                N[self.o_g_coup_discard] = _mask([])
                 _log(S, 69, ())
             if len(S[self.o_g_coup_deck]) == 0:
                 _log(S, 70, (v_p,))
@@ -6361,7 +6395,7 @@ class RiseOfTotalitarianismRules:
             if self.s_e_coup__immediate[v_c]:
                 pc = 2
             else:
-                S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
+                N[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
                 _log(S, 72, (v_p,))
                 pc = 5
         if pc == 2:
@@ -6393,12 +6427,12 @@ class RiseOfTotalitarianismRules:
         if pc == 1:
             v_c = _nth(S[self.o_g_crisis_deck], 0)
             S[self.o_g_crisis_deck] = tuple([v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c])
-            S[self.o_g_active_crises] = _mask([*_bits(N[self.o_g_active_crises]), *[v_c]])
+            N[self.o_g_active_crises] = _mask([*_bits(N[self.o_g_active_crises]), *[v_c]])
             _log(S, 31, (v_c,))
             if self.s_e_crisis__effect[v_c] == "economy_down":
                 _r1 = self.s_e_crisis__major[v_c]
-                _clamp = S[self.o_e_major__economy + _r1] - 1
-                S[self.o_e_major__economy + _r1] = (
+                _clamp = N[self.o_e_major__economy + _r1] - 1
+                N[self.o_e_major__economy + _r1] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
                 _log(
@@ -6411,8 +6445,8 @@ class RiseOfTotalitarianismRules:
                 )
             if self.s_e_crisis__effect[v_c] == "economy_up":
                 _r2 = self.s_e_crisis__major[v_c]
-                _clamp = S[self.o_e_major__economy + _r2] + 1
-                S[self.o_e_major__economy + _r2] = (
+                _clamp = N[self.o_e_major__economy + _r2] + 1
+                N[self.o_e_major__economy + _r2] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
                 _log(
@@ -6498,11 +6532,11 @@ class RiseOfTotalitarianismRules:
                 if v_l is not None
                 else N[self.o_e_major__president + v_m] < 0
             ):
-                S[self.o_e_major__president + v_m] = -1
+                N[self.o_e_major__president + v_m] = -1
                 S[self.o_g_presidential_due] = True
                 _log(S, 105, (v_l,))
             self.p_seat_leader(S, v_p, v_l)
-            S[self.o_e_major__head + v_m] = _unref(v_l)
+            N[self.o_e_major__head + v_m] = _unref(v_l)
             _log(S, 106, (v_l, v_m, v_p))
             pc = 3
         if pc == 3:
@@ -6596,7 +6630,7 @@ class RiseOfTotalitarianismRules:
         if pc == 3:
             self.p_expend_cubes(S, v_actor, _ref(N[self.o_e_chit__location + v_u]), v_k)
             _clamp = v_k
-            S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
+            N[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
             return None
 
     def r_harass(
@@ -6635,18 +6669,18 @@ class RiseOfTotalitarianismRules:
             ) and v_d == self.s_e_leader__death[v_l]:
                 S[self.o_e_leader__box + v_l] = "out"
                 S[self.o_e_leader__seen + v_l] = 0
-                S[self.o_e_leader__area + v_l] = -1
-                S[self.o_e_leader__chit + v_l] = -1
-                S[self.o_e_leader__owner + v_l] = -1
-                S[self.o_e_leader__pool_of + v_l] = -1
+                N[self.o_e_leader__area + v_l] = -1
+                N[self.o_e_leader__chit + v_l] = -1
+                N[self.o_e_leader__owner + v_l] = -1
+                N[self.o_e_leader__pool_of + v_l] = -1
                 _log(S, 129, (v_l, v_d, v_l))
             elif v_d <= v_top:
                 S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
                 S[self.o_e_leader__seen + v_l] = 0
-                S[self.o_e_leader__area + v_l] = -1
-                S[self.o_e_leader__chit + v_l] = -1
-                S[self.o_e_leader__owner + v_l] = -1
-                S[self.o_e_leader__pool_of + v_l] = -1
+                N[self.o_e_leader__area + v_l] = -1
+                N[self.o_e_leader__chit + v_l] = -1
+                N[self.o_e_leader__owner + v_l] = -1
+                N[self.o_e_leader__pool_of + v_l] = -1
                 S[self.o_e_leader__committed + v_l] = False
                 _log(S, 130, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
             else:
@@ -6731,7 +6765,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_to = v
             S[self.o_e_population__committed + v_x] = False
-            S[self.o_e_population__box + v_x] = _unref(v_to)
+            N[self.o_e_population__box + v_x] = _unref(v_to)
             _log(S, 11, (v_x, v_to))
             pc = 6
         if pc == 6:
@@ -6752,10 +6786,10 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_minor__vp_side + v_nat] = False
                 if N[self.o_e_minor__regime + v_nat] >= 0:
                     _r1 = _ref(N[self.o_e_minor__regime + v_nat])
-                    _clamp = S[self.o_p_vp + _r1] - max(
+                    _clamp = N[self.o_p_vp + _r1] - max(
                         1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat])
                     )
-                    S[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
+                    N[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
                     _log(
                         S,
                         44,
@@ -6808,7 +6842,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_nat = F[2:]
                 F = None
             v_to = v
-            S[self.o_e_minor__regime + v_nat] = _unref(v_to)
+            N[self.o_e_minor__regime + v_nat] = _unref(v_to)
             _log(S, 47, (v_nat, v_to))
             pc = 3
         if pc == 3:
@@ -6849,8 +6883,8 @@ class RiseOfTotalitarianismRules:
             pc = 3
         if pc == 3:
             if v_add:
-                _clamp = S[self.o_p_reserve + v_actor] - 1
-                S[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_reserve + v_actor] - 1
+                N[self.o_p_reserve + v_actor] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 S[self.o_e_party__cubes + v_t] = tuple(
                     [*S[self.o_e_party__cubes + v_t], *[v_actor]]
                 )
@@ -6869,8 +6903,8 @@ class RiseOfTotalitarianismRules:
                     v_kept = [*v_kept, *[v_c]]
                 v_i += 1
             S[self.o_e_party__cubes + v_t] = tuple(v_kept)
-            _clamp = S[self.o_p_reserve + v_q] + 1
-            S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+            _clamp = N[self.o_p_reserve + v_q] + 1
+            N[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             _log(S, 93, (v_actor, v_q, v_t))
             if v_n == 2 or v_n == 3:
                 pc = 5
@@ -7095,8 +7129,8 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 16
             if pc == 1:
-                _clamp = S[self.o_g_window__marker_cards__depth] + 1
-                S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__marker_cards__depth] + 1
+                N[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
                 v_w_asked = S[self.o_g_order]
                 v_w_most = -1
                 v_w_passes = 0
@@ -7238,8 +7272,8 @@ class RiseOfTotalitarianismRules:
                 pc = 4
                 continue
             if pc == 15:
-                _clamp = S[self.o_g_window__marker_cards__depth] - 1
-                S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__marker_cards__depth] - 1
+                N[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
                 pc = 16
             if pc == 16:
                 return None
@@ -7331,7 +7365,7 @@ class RiseOfTotalitarianismRules:
                     _clamp = (
                         -1 if N[self.o_e_minor__govt + v_n] >= 0 else N[self.o_e_minor__govt + v_n]
                     )
-                    S[self.o_e_minor__govt + v_n] = (
+                    N[self.o_e_minor__govt + v_n] = (
                         -1 if _clamp < -1 else 1 if _clamp > 1 else _clamp
                     )
                     _log(S, 58, (v_n, v_d, v_st, v_total, v_target))
@@ -7355,18 +7389,18 @@ class RiseOfTotalitarianismRules:
                     else N[self.o_e_minor__regime + v_n] >= 0
                 ):
                     _r1 = _ref(N[self.o_e_minor__regime + v_n])
-                    _clamp = S[self.o_p_vp + _r1] - max(
+                    _clamp = N[self.o_p_vp + _r1] - max(
                         1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n])
                     )
-                    S[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
-                S[self.o_e_minor__regime + v_n] = _unref(v_w)
-                S[self.o_e_minor__govt + v_n] = 0
+                    N[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
+                N[self.o_e_minor__regime + v_n] = _unref(v_w)
+                N[self.o_e_minor__govt + v_n] = 0
                 for v_v_2 in v_cs:
                     self.p_leave_map(S, v_v_2)
                 v_has_cube = v_w in S[self.o_e_minor__cubes + v_n]
                 S[self.o_e_minor__vp_side + v_n] = v_has_cube
                 if v_has_cube:
-                    S[self.o_e_minor__govt + v_n] = 1
+                    N[self.o_e_minor__govt + v_n] = 1
                     self.p_gain_vp(
                         S,
                         v_w,
@@ -7379,12 +7413,12 @@ class RiseOfTotalitarianismRules:
                     _log(S, 61, (v_w, v_k, v_w_vps, v_n))
                     v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
                     for v_q in S[self.o_e_minor__cubes + v_n]:
-                        _clamp = S[self.o_p_reserve + v_q] + 1
-                        S[self.o_p_reserve + v_q] = (
+                        _clamp = N[self.o_p_reserve + v_q] + 1
+                        N[self.o_p_reserve + v_q] = (
                             0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                         )
-                    _clamp = S[self.o_p_reserve + v_left] - 1
-                    S[self.o_p_reserve + v_left] = (
+                    _clamp = N[self.o_p_reserve + v_left] - 1
+                    N[self.o_p_reserve + v_left] = (
                         0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     )
                     S[self.o_e_minor__cubes + v_n] = tuple([v_left])
@@ -7467,11 +7501,11 @@ class RiseOfTotalitarianismRules:
                     pc = 5
             if pc == 3:
                 for v_q in S[self.o_e_major__parliament + v_m]:
-                    _clamp = S[self.o_p_reserve + v_q] + 1
-                    S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_q] + 1
+                    N[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 S[self.o_e_major__parliament + v_m] = tuple([])
                 self.p_clear_parliament(S, v_m)
-                S[self.o_g_coalition_votes] = _mask(
+                N[self.o_g_coalition_votes] = _mask(
                     [
                         v_t
                         for v_t in _bits(N[self.o_g_coalition_votes])
@@ -7497,7 +7531,7 @@ class RiseOfTotalitarianismRules:
                         )
                         > 0
                     ]:
-                        S[self.o_g_coalition_votes] = _mask(
+                        N[self.o_g_coalition_votes] = _mask(
                             [*_bits(N[self.o_g_coalition_votes]), *[v_t_3]]
                         )
                         _log(
@@ -7528,8 +7562,8 @@ class RiseOfTotalitarianismRules:
                     v_k = min(
                         -(-self.f_election_votes(S, v_p_2, v_m) // 2), N[self.o_p_reserve + v_p_2]
                     )
-                    _clamp = S[self.o_p_reserve + v_p_2] - v_k
-                    S[self.o_p_reserve + v_p_2] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                    _clamp = N[self.o_p_reserve + v_p_2] - v_k
+                    N[self.o_p_reserve + v_p_2] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     v_i = 0
                     _runs2 = 0
                     while v_i < v_k:
@@ -7546,7 +7580,7 @@ class RiseOfTotalitarianismRules:
                     for v_p_3 in self.all_player
                     if self.f_election_votes(S, v_p_3, v_m) == v_best
                 ]
-                S[self.o_e_major__government + v_m] = _unref(
+                N[self.o_e_major__government + v_m] = _unref(
                     _ref(N[self.o_e_major__government + v_m])
                     if _ref(N[self.o_e_major__government + v_m]) in v_tops
                     else _head(v_tops)
@@ -7764,13 +7798,13 @@ class RiseOfTotalitarianismRules:
                     v_p, v_going, v__runs, v_u_2 = F[2:]
                     F = None
                 v_a = v
-                _clamp = S[self.o_p_pp + v_p] - (
+                _clamp = N[self.o_p_pp + v_p] - (
                     2 if self.s_e_chit__action[v_u_2] == "putsch" else 1
                 )
-                S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+                N[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                 S[self.o_e_chit__seen + v_u_2] = 0
-                S[self.o_e_chit__location + v_u_2] = _unref(v_a)
-                S[self.o_e_chit__nation + v_u_2] = -1
+                N[self.o_e_chit__location + v_u_2] = _unref(v_a)
+                N[self.o_e_chit__nation + v_u_2] = -1
                 S[self.o_e_chit__established + v_u_2] = False
                 S[self.o_e_chit__resolved + v_u_2] = False
                 pc = 7
@@ -7796,8 +7830,8 @@ class RiseOfTotalitarianismRules:
                     v_p, v_going, v__runs, v_u_2, v_a = F[2:]
                     F = None
                 v_n = v
-                _clamp = S[self.o_p_pool + v_p] - v_n
-                S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_pool + v_p] - v_n
+                N[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 v_m = 0
                 v_extra = min(
                     self.s_e_chit__allowance[v_u_2] - v_n,
@@ -7826,10 +7860,10 @@ class RiseOfTotalitarianismRules:
                 v_m = v
                 pc = 11
             if pc == 11:
-                _clamp = S[self.o_p_reserve + v_p] - v_m
-                S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-                _clamp = S[self.o_p_pp + v_p] - v_m
-                S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+                _clamp = N[self.o_p_reserve + v_p] - v_m
+                N[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
+                _clamp = N[self.o_p_pp + v_p] - v_m
+                N[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                 self.p_add_cubes(S, v_p, v_a, v_n + v_m)
                 _log(S, 38, (v_p, v_n + v_m, v_a))
                 if self.r_stack_leader(S, None, None, v_p, v_u_2, v_a) is SUSPEND:
@@ -7901,7 +7935,7 @@ class RiseOfTotalitarianismRules:
         while True:
             if pc == 0:
                 for v_p in self.all_player:
-                    S[self.o_p_played + v_p] = -1
+                    N[self.o_p_played + v_p] = -1
                 v_ready = [
                     v_q
                     for v_q in self.all_player
@@ -7929,7 +7963,7 @@ class RiseOfTotalitarianismRules:
                 _a = dict(v)
                 for v_p_2 in v__ps:
                     v_c = _a[v_p_2]
-                    S[self.o_p_played + v_p_2] = _unref(v_c)
+                    N[self.o_p_played + v_p_2] = _unref(v_c)
                 if self.r_choose_coups(S, None, None) is SUSPEND:
                     return _wait(S, (47, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
                 pc = 3
@@ -7939,7 +7973,7 @@ class RiseOfTotalitarianismRules:
                     F = None
                 for v_p_3 in v_ready:
                     if _has(N[self.o_p_hand + v_p_3], _ref(N[self.o_p_played + v_p_3])):
-                        S[self.o_p_hand + v_p_3] = _mask(
+                        N[self.o_p_hand + v_p_3] = _mask(
                             [
                                 v_k
                                 for v_k in _bits(N[self.o_p_hand + v_p_3])
@@ -7947,7 +7981,7 @@ class RiseOfTotalitarianismRules:
                             ]
                         )
                     else:
-                        S[self.o_p_card_reserve + v_p_3] = _mask(
+                        N[self.o_p_card_reserve + v_p_3] = _mask(
                             [
                                 v_k_2
                                 for v_k_2 in _bits(N[self.o_p_card_reserve + v_p_3])
@@ -8002,10 +8036,10 @@ class RiseOfTotalitarianismRules:
                     )
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
-                    _clamp = S[self.o_p_pp + v_p_5] + v_n
-                    S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
+                    _clamp = N[self.o_p_pp + v_p_5] + v_n
+                    N[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                     _log(S, 161, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
-                    S[self.o_p_played + v_p_5] = -1
+                    N[self.o_p_played + v_p_5] = -1
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
@@ -8017,7 +8051,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine play_coup: no resume point {pc}")
         if pc == 0:
             if self.s_e_coup__crisis[v_c]:
-                S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
+                N[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
                 _log(S, 76, (v_c,))
             if self.r_coup_effect(S, None, None, v_p, v_c) is SUSPEND:
                 return _wait(S, (25, 1, v_c))
@@ -8027,7 +8061,7 @@ class RiseOfTotalitarianismRules:
                 (v_c,) = F[2:]
                 F = None
             if not self.s_e_coup__crisis[v_c]:
-                S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
+                N[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
             return None
 
     def r_political_attempt(
@@ -8127,28 +8161,28 @@ class RiseOfTotalitarianismRules:
                         if v_old is not None
                         else N[self.o_e_major__head + v_m] < 0
                     ):
-                        S[self.o_e_major__head + v_m] = -1
+                        N[self.o_e_major__head + v_m] = -1
                         S[self.o_e_major__elections_due + v_m] = True
                         _log(S, 111, (v_old,))
                 else:
                     S[self.o_e_leader__box + v_old] = (
                         "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
                     )
-                    S[self.o_e_leader__pool_of + v_old] = _unref(self.s_e_leader__ideology[v_old])
+                    N[self.o_e_leader__pool_of + v_old] = _unref(self.s_e_leader__ideology[v_old])
                     if N[self.o_e_leader__control_cube + v_old] >= 0:
                         _r1 = _ref(N[self.o_e_leader__control_cube + v_old])
-                        _clamp = S[self.o_p_reserve + _r1] + 1
-                        S[self.o_p_reserve + _r1] = (
+                        _clamp = N[self.o_p_reserve + _r1] + 1
+                        N[self.o_p_reserve + _r1] = (
                             0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                         )
-                        S[self.o_e_leader__control_cube + v_old] = -1
+                        N[self.o_e_leader__control_cube + v_old] = -1
             v_was_head = (
                 S[self.o_e_major__head + v_m] == v_l
                 if v_l is not None
                 else N[self.o_e_major__head + v_m] < 0
             )
             self.p_seat_leader(S, v_w, v_l)
-            S[self.o_e_major__president + v_m] = _unref(v_l)
+            N[self.o_e_major__president + v_m] = _unref(v_l)
             if (v_was_head and S[_TURN] + self.c_first_turn - 1 > 2) and (
                 not S[self.o_e_major__regime + v_m]
             ):
@@ -8156,7 +8190,7 @@ class RiseOfTotalitarianismRules:
             else:
                 pc = 8
         if pc == 3:
-            S[self.o_e_major__head + v_m] = -1
+            N[self.o_e_major__head + v_m] = -1
             v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
             v_ok = False
             if len(v_cs2) > 0:
@@ -8176,7 +8210,7 @@ class RiseOfTotalitarianismRules:
             v_ok = self.f_vote_check(S, v_w, v_m, False)
             if v_ok:
                 self.p_seat_leader(S, v_w, v_c)
-                S[self.o_e_major__head + v_m] = _unref(v_c)
+                N[self.o_e_major__head + v_m] = _unref(v_c)
                 _log(S, 113, (v_c,))
             pc = 6
         if pc == 6:
@@ -8212,8 +8246,8 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 16
             if pc == 1:
-                _clamp = S[self.o_g_window__reaction__depth] + 1
-                S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__reaction__depth] + 1
+                N[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
                 v_w_asked = self.f_window__reaction__ask(S, v_actor)
                 v_w_most = -1
                 v_w_passes = 0
@@ -8387,8 +8421,8 @@ class RiseOfTotalitarianismRules:
                 pc = 4
                 continue
             if pc == 15:
-                _clamp = S[self.o_g_window__reaction__depth] - 1
-                S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
+                _clamp = N[self.o_g_window__reaction__depth] - 1
+                N[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
                 pc = 16
             if pc == 16:
                 return None
@@ -8445,7 +8479,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine reroll_offer: no resume point {pc}")
         if pc == 0:
             _clamp = v_first_roll
-            S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
+            N[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
             if not S[self.o_p_rerolled + v_p]:
                 pc = 1
             else:
@@ -8465,7 +8499,7 @@ class RiseOfTotalitarianismRules:
             if v_again:
                 S[self.o_p_rerolled + v_p] = True
                 _clamp = _roll(S, 6)
-                S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
+                N[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
                 _log(S, 20, (v_p, v_why, N[self.o_g_rolled]))
             pc = 3
         if pc == 3:
@@ -8605,7 +8639,7 @@ class RiseOfTotalitarianismRules:
                     pc = 6
                 else:
                     v_keep = True
-                    S[self.o_e_chit__nation + v_u] = _unref(v_n)
+                    N[self.o_e_chit__nation + v_u] = _unref(v_n)
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
                     _log(S, 164, (self.s_e_chit__action[v_u], v_n))
@@ -8949,8 +8983,8 @@ class RiseOfTotalitarianismRules:
                 _log(S, 179, (v_u, v_a, v_l_5, v_ap, v_d))
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
-                    S[self.o_e_leader__pool_of + v_l_5] = _unref(v_actor)
-                    S[self.o_e_leader__control_cube + v_l_5] = -1
+                    N[self.o_e_leader__pool_of + v_l_5] = _unref(v_actor)
+                    N[self.o_e_leader__control_cube + v_l_5] = -1
                     S[self.o_e_leader__committed + v_l_5] = False
                     _log(S, 180, (v_l_5, v_actor))
                 pc = 72
@@ -8988,8 +9022,8 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 72
             if pc == 55:
-                S[self.o_p_pending_law + v_actor] = -1
-                S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
+                N[self.o_p_pending_law + v_actor] = -1
+                N[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
                 _log(S, 182, (v_card,))
                 self.p_effect__law__start(S, v_card, 3)
                 if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
@@ -9098,8 +9132,8 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                     F = None
                 if v_r_2 != self.k_reform__social:
-                    _clamp = S[self.o_e_major__economy + v_m] + 1
-                    S[self.o_e_major__economy + v_m] = (
+                    _clamp = N[self.o_e_major__economy + v_m] + 1
+                    N[self.o_e_major__economy + v_m] = (
                         -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                     )
                     _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
@@ -9157,7 +9191,7 @@ class RiseOfTotalitarianismRules:
                         self.p_leader_to_pool(S, v_l_6, v_actor)
                 if v_keep:
                     if not S[self.o_e_chit__established + v_u]:
-                        S[self.o_e_chit__seen + v_u] = _mask([])
+                        N[self.o_e_chit__seen + v_u] = _mask([])
                 else:
                     self.p_leave_map(S, v_u)
                 return None
@@ -9182,7 +9216,7 @@ class RiseOfTotalitarianismRules:
                 for v_u in self.all_chit:
                     if N[self.o_e_chit__location + v_u] >= 0:
                         if not S[self.o_e_chit__established + v_u]:
-                            S[self.o_e_chit__nation + v_u] = -1
+                            N[self.o_e_chit__nation + v_u] = -1
                         S[self.o_e_chit__resolved + v_u] = S[self.o_e_chit__established + v_u]
                         S[self.o_e_chit__seen + v_u] |= (1 << self.n_player) - 1
                         S[_REVEALS] += 1
@@ -9331,9 +9365,9 @@ class RiseOfTotalitarianismRules:
                 v_l = v
                 S[self.o_e_leader__box + v_l] = "area"
                 S[self.o_e_leader__seen + v_l] = 0
-                S[self.o_e_leader__area + v_l] = N[self.o_e_chit__location + v_u]
-                S[self.o_e_leader__chit + v_l] = _unref(v_u)
-                S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
+                N[self.o_e_leader__area + v_l] = N[self.o_e_chit__location + v_u]
+                N[self.o_e_leader__chit + v_l] = _unref(v_u)
+                N[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
                 S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
                 _log(S, 123, (v_l, self.s_e_leader__major[v_l]))
@@ -9481,8 +9515,8 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_crisis_deck] = tuple(
                     _shuffled(S, [v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c_2])
                 )
-                S[self.o_g_removed_crises] = _mask([*_bits(N[self.o_g_removed_crises]), *[v_c_2]])
-                S[self.o_g_rounds] = 2
+                N[self.o_g_removed_crises] = _mask([*_bits(N[self.o_g_removed_crises]), *[v_c_2]])
+                N[self.o_g_rounds] = 2
                 _log(S, 86, (v_p, v_c_2))
             pc = 5
         if pc == 5:
@@ -9540,11 +9574,11 @@ class RiseOfTotalitarianismRules:
             v_l_2 = v
             if v_l_2 is not None:
                 S[self.o_e_leader__box + v_l_2] = "area"
-                S[self.o_e_leader__pool_of + v_l_2] = -1
-                S[self.o_e_leader__owner + v_l_2] = _unref(v_p)
-                S[self.o_e_leader__chit + v_l_2] = _unref(v_u)
+                N[self.o_e_leader__pool_of + v_l_2] = -1
+                N[self.o_e_leader__owner + v_l_2] = _unref(v_p)
+                N[self.o_e_leader__chit + v_l_2] = _unref(v_u)
                 S[self.o_e_leader__seen + v_l_2] = 0
-                S[self.o_e_leader__area + v_l_2] = _unref(v_a)
+                N[self.o_e_leader__area + v_l_2] = _unref(v_a)
                 _log(S, 121, (v_p, v_a))
             pc = 3
         if pc == 3:
@@ -9595,8 +9629,8 @@ class RiseOfTotalitarianismRules:
         while True:
             if pc == 0:
                 _clamp = self.f_rounds_of_turn(S)
-                S[self.o_g_rounds] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
-                S[self.o_g_round] = 0
+                N[self.o_g_rounds] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
+                N[self.o_g_round] = 0
                 self.p_bonus_card(S)
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
@@ -9636,10 +9670,10 @@ class RiseOfTotalitarianismRules:
                     F = None
                 v_gone = v
                 for v_c_2 in v_gone:
-                    S[self.o_p_hand + v_p] = _mask(
+                    N[self.o_p_hand + v_p] = _mask(
                         [v_k for v_k in _bits(N[self.o_p_hand + v_p]) if v_k != v_c_2]
                     )
-                    S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c_2]])
+                    N[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c_2]])
                 pc = 1
                 continue
             if pc == 6:
@@ -9669,7 +9703,7 @@ class RiseOfTotalitarianismRules:
                                 ],
                             )
                         )
-                        S[self.o_p_discard + v_p_2] = _mask([])
+                        N[self.o_p_discard + v_p_2] = _mask([])
                     _log(S, 153, (v_era,))
                 v_fresh = [
                     v_c_4
@@ -9704,7 +9738,7 @@ class RiseOfTotalitarianismRules:
                 v_again = v
                 if v_again:
                     S[self.o_p_mulliganed + v_p_4] = True
-                    S[self.o_p_discard + v_p_4] = _mask(
+                    N[self.o_p_discard + v_p_4] = _mask(
                         [
                             *_bits(N[self.o_p_discard + v_p_4]),
                             *[
@@ -9714,7 +9748,7 @@ class RiseOfTotalitarianismRules:
                             ],
                         ]
                     )
-                    S[self.o_p_hand + v_p_4] = _mask(
+                    N[self.o_p_hand + v_p_4] = _mask(
                         [
                             v_k_3
                             for v_k_3 in _bits(N[self.o_p_hand + v_p_4])
@@ -9781,10 +9815,10 @@ class RiseOfTotalitarianismRules:
                 if v_c_5 is None:
                     v_going = False
                 else:
-                    S[self.o_p_hand + v_p_5] = _mask(
+                    N[self.o_p_hand + v_p_5] = _mask(
                         [v_k_5 for v_k_5 in _bits(N[self.o_p_hand + v_p_5]) if v_k_5 != v_c_5]
                     )
-                    S[self.o_p_card_reserve + v_p_5] = _mask(
+                    N[self.o_p_card_reserve + v_p_5] = _mask(
                         [*_bits(N[self.o_p_card_reserve + v_p_5]), *[v_c_5]]
                     )
                 pc = 14
@@ -9927,8 +9961,8 @@ class RiseOfTotalitarianismRules:
                 else:
                     pc = 11
             if pc == 2:
-                _clamp = S[self.o_g_round] + 1
-                S[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
+                _clamp = N[self.o_g_round] + 1
+                N[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
                 _log(S, 158, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
                     return _wait(S, (45, 3, v__runs, v_p, v_p_2))
@@ -9976,7 +10010,7 @@ class RiseOfTotalitarianismRules:
                 continue
             if pc == 11:
                 for v_p_2 in self.all_player:
-                    S[self.o_p_pp + v_p_2] = 0
+                    N[self.o_p_pp + v_p_2] = 0
                 return None
 
     def r_window__marker_cards__act(
@@ -10052,4 +10086,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1423 rules/rise_of_totalitarianism/rules.yaml:552:7\n1424 rules/rise_of_totalitarianism/rules.yaml:553:7\n1425 rules/rise_of_totalitarianism/rules.yaml:554:11\n1426 rules/rise_of_totalitarianism/rules.yaml:555:7\n1427 rules/rise_of_totalitarianism/rules.yaml:556:7\n1428 rules/rise_of_totalitarianism/rules.yaml:557:7\n1431 rules/rise_of_totalitarianism/rules.yaml:558:11\n1432 rules/rise_of_totalitarianism/rules.yaml:559:7\n1436 rules/rise_of_totalitarianism/rules.yaml:484:7\n1437 rules/rise_of_totalitarianism/rules.yaml:485:11\n1438 rules/rise_of_totalitarianism/rules.yaml:486:7\n1439 rules/rise_of_totalitarianism/rules.yaml:487:11\n1440 rules/rise_of_totalitarianism/rules.yaml:488:7\n1445 rules/rise_of_totalitarianism/rules.yaml:341:7\n1446 rules/rise_of_totalitarianism/rules.yaml:342:7\n1447 rules/rise_of_totalitarianism/rules.yaml:343:11\n1448 rules/rise_of_totalitarianism/rules.yaml:344:7\n1486 rules/rise_of_totalitarianism/rules.yaml:359:7\n1487 rules/rise_of_totalitarianism/rules.yaml:360:7\n1488 rules/rise_of_totalitarianism/rules.yaml:361:11\n1493 rules/rise_of_totalitarianism/rules.yaml:362:7\n1494 rules/rise_of_totalitarianism/rules.yaml:363:11\n1495 rules/rise_of_totalitarianism/rules.yaml:364:15\n1496 rules/rise_of_totalitarianism/rules.yaml:365:11\n1497 rules/rise_of_totalitarianism/rules.yaml:366:15\n1498 rules/rise_of_totalitarianism/rules.yaml:367:7\n1503 rules/rise_of_totalitarianism/rules.yaml:672:7\n1504 rules/rise_of_totalitarianism/rules.yaml:673:11\n1523 rules/rise_of_totalitarianism/rules.yaml:674:7\n1527 rules/rise_of_totalitarianism/rules.yaml:234:7\n1537 rules/rise_of_totalitarianism/rules.yaml:683:7\n1547 rules/rise_of_totalitarianism/rules.yaml:498:7\n1548 rules/rise_of_totalitarianism/rules.yaml:499:7\n1549 rules/rise_of_totalitarianism/rules.yaml:501:15\n1553 rules/rise_of_totalitarianism/rules.yaml:502:19\n1558 rules/rise_of_totalitarianism/rules.yaml:504:19\n1560 rules/rise_of_totalitarianism/rules.yaml:506:19\n1561 rules/rise_of_totalitarianism/rules.yaml:507:7\n1565 rules/rise_of_totalitarianism/rules.yaml:99:3\n1573 rules/rise_of_totalitarianism/rules.yaml:107:7\n1577 rules/rise_of_totalitarianism/rules.yaml:279:7\n1582 rules/rise_of_totalitarianism/rules.yaml:241:7\n1591 rules/rise_of_totalitarianism/rules.yaml:421:7\n1595 rules/rise_of_totalitarianism/rules.yaml:422:7\n1598 rules/rise_of_totalitarianism/rules.yaml:423:11\n1599 rules/rise_of_totalitarianism/rules.yaml:424:7\n1604 rules/rise_of_totalitarianism/rules.yaml:251:7\n1605 rules/rise_of_totalitarianism/rules.yaml:252:11\n1606 rules/rise_of_totalitarianism/rules.yaml:253:11\n1611 rules/rise_of_totalitarianism/rules.yaml:254:11\n1612 rules/rise_of_totalitarianism/rules.yaml:255:11\n1613 rules/rise_of_totalitarianism/rules.yaml:256:15\n1614 rules/rise_of_totalitarianism/rules.yaml:257:19\n1615 rules/rise_of_totalitarianism/rules.yaml:258:11\n1616 rules/rise_of_totalitarianism/rules.yaml:259:7\n1627 rules/rise_of_totalitarianism/rules.yaml:260:7\n1628 rules/rise_of_totalitarianism/rules.yaml:261:7\n1640 rules/rise_of_totalitarianism/rules.yaml:262:7\n1641 rules/rise_of_totalitarianism/rules.yaml:263:11\n1642 rules/rise_of_totalitarianism/rules.yaml:264:7\n1646 rules/rise_of_totalitarianism/rules.yaml:300:7\n1650 rules/rise_of_totalitarianism/rules.yaml:307:7\n1658 rules/rise_of_totalitarianism/rules.yaml:199:7\n1668 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1673 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1674 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1675 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1679 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1680 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1686 rules/rise_of_totalitarianism/rules.yaml:2172:27\n1692 rules/rise_of_totalitarianism/rules.yaml:2172:49\n1700 rules/rise_of_totalitarianism/rules.yaml:2174:3\n1705 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1706 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1707 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1711 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1712 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1716 rules/rise_of_totalitarianism/rules.yaml:2180:27\n1722 rules/rise_of_totalitarianism/rules.yaml:2180:49\n1730 rules/rise_of_totalitarianism/rules.yaml:609:7\n1738 rules/rise_of_totalitarianism/rules.yaml:610:7\n1739 rules/rise_of_totalitarianism/rules.yaml:611:11\n1753 rules/rise_of_totalitarianism/rules.yaml:612:7\n1758 rules/rise_of_totalitarianism/rules.yaml:139:7\n1759 rules/rise_of_totalitarianism/rules.yaml:140:11\n1760 rules/rise_of_totalitarianism/rules.yaml:141:7\n1761 rules/rise_of_totalitarianism/rules.yaml:142:11\n1762 rules/rise_of_totalitarianism/rules.yaml:143:7\n1769 rules/rise_of_totalitarianism/rules.yaml:173:7\n1780 rules/rise_of_totalitarianism/rules.yaml:654:7\n1781 rules/rise_of_totalitarianism/rules.yaml:655:11\n1782 rules/rise_of_totalitarianism/rules.yaml:656:7\n1783 rules/rise_of_totalitarianism/rules.yaml:657:11\n1784 rules/rise_of_totalitarianism/rules.yaml:658:7\n1789 rules/rise_of_totalitarianism/rules.yaml:166:7\n1815 rules/rise_of_totalitarianism/rules.yaml:639:7\n1819 rules/rise_of_totalitarianism/rules.yaml:409:7\n1823 rules/rise_of_totalitarianism/rules.yaml:525:7\n1839 rules/rise_of_totalitarianism/rules.yaml:526:7\n1851 rules/rise_of_totalitarianism/rules.yaml:621:7\n1858 rules/rise_of_totalitarianism/rules.yaml:273:7\n1865 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1866 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1867 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1868 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1869 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1870 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1871 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1875 rules/rise_of_totalitarianism/rules.yaml:588:7\n1891 rules/rise_of_totalitarianism/rules.yaml:465:7\n1892 rules/rise_of_totalitarianism/rules.yaml:466:11\n1893 rules/rise_of_totalitarianism/rules.yaml:467:7\n1897 rules/rise_of_totalitarianism/rules.yaml:468:11\n1898 rules/rise_of_totalitarianism/rules.yaml:469:7\n1899 rules/rise_of_totalitarianism/rules.yaml:470:11\n1900 rules/rise_of_totalitarianism/rules.yaml:471:7\n1901 rules/rise_of_totalitarianism/rules.yaml:472:11\n1902 rules/rise_of_totalitarianism/rules.yaml:473:7\n1903 rules/rise_of_totalitarianism/rules.yaml:474:11\n1904 rules/rise_of_totalitarianism/rules.yaml:475:7\n1905 rules/rise_of_totalitarianism/rules.yaml:476:11\n1906 rules/rise_of_totalitarianism/rules.yaml:477:7\n1911 rules/rise_of_totalitarianism/rules.yaml:540:7\n1924 rules/rise_of_totalitarianism/rules.yaml:286:7\n1925 rules/rise_of_totalitarianism/rules.yaml:287:11\n1944 rules/rise_of_totalitarianism/rules.yaml:288:7\n1945 rules/rise_of_totalitarianism/rules.yaml:289:11\n1961 rules/rise_of_totalitarianism/rules.yaml:290:7\n1962 rules/rise_of_totalitarianism/rules.yaml:291:11\n1968 rules/rise_of_totalitarianism/rules.yaml:292:11\n1977 rules/rise_of_totalitarianism/rules.yaml:293:7\n1978 rules/rise_of_totalitarianism/rules.yaml:294:11\n1994 rules/rise_of_totalitarianism/rules.yaml:295:7\n1999 rules/rise_of_totalitarianism/rules.yaml:577:7\n2024 rules/rise_of_totalitarianism/rules.yaml:114:7\n2033 rules/rise_of_totalitarianism/rules.yaml:389:7\n2042 rules/rise_of_totalitarianism/rules.yaml:381:7\n2043 rules/rise_of_totalitarianism/rules.yaml:382:7\n2044 rules/rise_of_totalitarianism/rules.yaml:383:11\n2052 rules/rise_of_totalitarianism/rules.yaml:384:7\n2056 rules/rise_of_totalitarianism/rules.yaml:229:7\n2061 rules/rise_of_totalitarianism/rules.yaml:206:7\n2074 rules/rise_of_totalitarianism/rules.yaml:312:7\n2082 rules/rise_of_totalitarianism/rules.yaml:518:7\n2102 rules/rise_of_totalitarianism/rules.yaml:180:7\n2114 rules/rise_of_totalitarianism/rules.yaml:446:7\n2115 rules/rise_of_totalitarianism/rules.yaml:447:11\n2116 rules/rise_of_totalitarianism/rules.yaml:448:7\n2117 rules/rise_of_totalitarianism/rules.yaml:449:7\n2122 rules/rise_of_totalitarianism/rules.yaml:450:7\n2123 rules/rise_of_totalitarianism/rules.yaml:451:7\n2124 rules/rise_of_totalitarianism/rules.yaml:452:11\n2125 rules/rise_of_totalitarianism/rules.yaml:453:15\n2126 rules/rise_of_totalitarianism/rules.yaml:454:7\n2131 rules/rise_of_totalitarianism/rules.yaml:600:7\n2143 rules/rise_of_totalitarianism/rules.yaml:331:7\n2144 rules/rise_of_totalitarianism/rules.yaml:332:7\n2145 rules/rise_of_totalitarianism/rules.yaml:333:11\n2146 rules/rise_of_totalitarianism/rules.yaml:334:7\n2153 rules/rise_of_totalitarianism/rules.yaml:213:7\n2162 rules/rise_of_totalitarianism/rules.yaml:159:7\n2175 rules/rise_of_totalitarianism/rules.yaml:319:7\n2179 rules/rise_of_totalitarianism/rules.yaml:320:7\n2180 rules/rise_of_totalitarianism/rules.yaml:321:11\n2181 rules/rise_of_totalitarianism/rules.yaml:322:7\n2185 rules/rise_of_totalitarianism/rules.yaml:374:7\n2196 rules/rise_of_totalitarianism/rules.yaml:350:7\n2200 rules/rise_of_totalitarianism/rules.yaml:402:7\n2204 rules/rise_of_totalitarianism/rules.yaml:533:7\n2219 rules/rise_of_totalitarianism/rules.yaml:435:7\n2223 rules/rise_of_totalitarianism/rules.yaml:125:7\n2224 rules/rise_of_totalitarianism/rules.yaml:126:11\n2225 rules/rise_of_totalitarianism/rules.yaml:127:7\n2228 rules/rise_of_totalitarianism/rules.yaml:128:11\n2229 rules/rise_of_totalitarianism/rules.yaml:129:7\n2233 rules/rise_of_totalitarianism/rules.yaml:630:7\n2242 rules/rise_of_totalitarianism/rules.yaml:222:7\n2253 rules/rise_of_totalitarianism/rules.yaml:567:7\n2262 rules/rise_of_totalitarianism/rules.yaml:646:7\n2267 rules/rise_of_totalitarianism/rules.yaml:152:7\n2276 rules/rise_of_totalitarianism/rules.yaml:187:7\n2288 rules/rise_of_totalitarianism/rules.yaml:188:7\n2289 rules/rise_of_totalitarianism/rules.yaml:189:7\n2290 rules/rise_of_totalitarianism/rules.yaml:190:7\n2306 rules/rise_of_totalitarianism/rules.yaml:395:7\n2312 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2317 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2325 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2326 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2327 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2328 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2329 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2330 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2336 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2365 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2369 rules/rise_of_totalitarianism/rules.yaml:694:7\n2370 rules/rise_of_totalitarianism/rules.yaml:695:7\n2375 rules/rise_of_totalitarianism/rules.yaml:696:11\n2376 rules/rise_of_totalitarianism/rules.yaml:697:11\n2381 rules/rise_of_totalitarianism/rules.yaml:1458:7\n2382 rules/rise_of_totalitarianism/rules.yaml:1459:11\n2383 rules/rise_of_totalitarianism/rules.yaml:1460:11\n2390 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2391 rules/rise_of_totalitarianism/rules.yaml:1462:11\n2393 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2398 rules/rise_of_totalitarianism/rules.yaml:1464:11\n2406 rules/rise_of_totalitarianism/rules.yaml:1465:11\n2411 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2412 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2413 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2421 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2422 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2423 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2435 rules/rise_of_totalitarianism/rules.yaml:2105:7\n2436 rules/rise_of_totalitarianism/rules.yaml:2106:11\n2437 rules/rise_of_totalitarianism/rules.yaml:2107:11\n2438 rules/rise_of_totalitarianism/rules.yaml:2108:11\n2439 rules/rise_of_totalitarianism/rules.yaml:2109:11\n2445 rules/rise_of_totalitarianism/rules.yaml:1783:7\n2451 rules/rise_of_totalitarianism/rules.yaml:1784:11\n2452 rules/rise_of_totalitarianism/rules.yaml:1785:15\n2455 rules/rise_of_totalitarianism/rules.yaml:1786:11\n2456 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2457 rules/rise_of_totalitarianism/rules.yaml:1788:15\n2458 rules/rise_of_totalitarianism/rules.yaml:1789:15\n2460 rules/rise_of_totalitarianism/rules.yaml:1791:15\n2461 rules/rise_of_totalitarianism/rules.yaml:1792:15\n2462 rules/rise_of_totalitarianism/rules.yaml:1793:7\n2467 rules/rise_of_totalitarianism/rules.yaml:726:7\n2468 rules/rise_of_totalitarianism/rules.yaml:727:11\n2494 rules/rise_of_totalitarianism/rules.yaml:728:11\n2495 rules/rise_of_totalitarianism/rules.yaml:729:11\n2497 rules/rise_of_totalitarianism/rules.yaml:730:11\n2499 rules/rise_of_totalitarianism/rules.yaml:731:11\n2505 rules/rise_of_totalitarianism/rules.yaml:1626:7\n2506 rules/rise_of_totalitarianism/rules.yaml:1627:11\n2508 rules/rise_of_totalitarianism/rules.yaml:1628:7\n2514 rules/rise_of_totalitarianism/rules.yaml:1629:7\n2519 rules/rise_of_totalitarianism/rules.yaml:771:7\n2520 rules/rise_of_totalitarianism/rules.yaml:772:7\n2521 rules/rise_of_totalitarianism/rules.yaml:773:7\n2526 rules/rise_of_totalitarianism/rules.yaml:774:11\n2527 rules/rise_of_totalitarianism/rules.yaml:775:11\n2532 rules/rise_of_totalitarianism/rules.yaml:781:7\n2533 rules/rise_of_totalitarianism/rules.yaml:782:11\n2536 rules/rise_of_totalitarianism/rules.yaml:783:11\n2539 rules/rise_of_totalitarianism/rules.yaml:785:11\n2549 rules/rise_of_totalitarianism/rules.yaml:758:7\n2550 rules/rise_of_totalitarianism/rules.yaml:759:11\n2555 rules/rise_of_totalitarianism/rules.yaml:760:11\n2556 rules/rise_of_totalitarianism/rules.yaml:761:11\n2558 rules/rise_of_totalitarianism/rules.yaml:762:7\n2559 rules/rise_of_totalitarianism/rules.yaml:763:11\n2560 rules/rise_of_totalitarianism/rules.yaml:764:11\n2561 rules/rise_of_totalitarianism/rules.yaml:765:11\n2571 rules/rise_of_totalitarianism/rules.yaml:1324:7\n2572 rules/rise_of_totalitarianism/rules.yaml:1325:11\n2590 rules/rise_of_totalitarianism/rules.yaml:1326:15\n2591 rules/rise_of_totalitarianism/rules.yaml:1327:15\n2596 rules/rise_of_totalitarianism/rules.yaml:1328:15\n2597 rules/rise_of_totalitarianism/rules.yaml:1329:19\n2601 rules/rise_of_totalitarianism/rules.yaml:1330:19\n2604 rules/rise_of_totalitarianism/rules.yaml:1332:19\n2610 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2611 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2612 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2616 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2617 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2623 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2625 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2630 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2631 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2632 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2636 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2637 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2641 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2643 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2647 rules/rise_of_totalitarianism/flow.yaml:102:3\n2651 rules/rise_of_totalitarianism/flow.yaml:106:7\n2652 rules/rise_of_totalitarianism/flow.yaml:107:11\n2656 rules/rise_of_totalitarianism/rules.yaml:717:7\n2657 rules/rise_of_totalitarianism/rules.yaml:718:7\n2658 rules/rise_of_totalitarianism/rules.yaml:719:11\n2663 rules/rise_of_totalitarianism/rules.yaml:720:15\n2664 rules/rise_of_totalitarianism/rules.yaml:721:15\n2668 rules/rise_of_totalitarianism/rules.yaml:689:7\n2673 rules/rise_of_totalitarianism/rules.yaml:1745:7\n2674 rules/rise_of_totalitarianism/rules.yaml:1746:7\n2675 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2676 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2681 rules/rise_of_totalitarianism/rules.yaml:1997:7\n2682 rules/rise_of_totalitarianism/rules.yaml:1998:7\n2684 rules/rise_of_totalitarianism/rules.yaml:1999:7\n2685 rules/rise_of_totalitarianism/rules.yaml:2000:7\n2686 rules/rise_of_totalitarianism/rules.yaml:2001:7\n2687 rules/rise_of_totalitarianism/rules.yaml:2002:7\n2692 rules/rise_of_totalitarianism/rules.yaml:1897:7\n2693 rules/rise_of_totalitarianism/rules.yaml:1898:7\n2695 rules/rise_of_totalitarianism/rules.yaml:1899:7\n2696 rules/rise_of_totalitarianism/rules.yaml:1900:7\n2697 rules/rise_of_totalitarianism/rules.yaml:1901:11\n2698 rules/rise_of_totalitarianism/rules.yaml:1902:11\n2699 rules/rise_of_totalitarianism/rules.yaml:1903:11\n2702 rules/rise_of_totalitarianism/rules.yaml:1905:11\n2703 rules/rise_of_totalitarianism/rules.yaml:1906:11\n2704 rules/rise_of_totalitarianism/rules.yaml:1907:11\n2709 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2711 rules/rise_of_totalitarianism/rules.yaml:1981:7\n2712 rules/rise_of_totalitarianism/rules.yaml:1982:7\n2713 rules/rise_of_totalitarianism/rules.yaml:1983:7\n2714 rules/rise_of_totalitarianism/rules.yaml:1984:7\n2715 rules/rise_of_totalitarianism/rules.yaml:1985:11\n2716 rules/rise_of_totalitarianism/rules.yaml:1986:11\n2717 rules/rise_of_totalitarianism/rules.yaml:1987:11\n2720 rules/rise_of_totalitarianism/rules.yaml:1989:11\n2721 rules/rise_of_totalitarianism/rules.yaml:1990:11\n2722 rules/rise_of_totalitarianism/rules.yaml:1991:11\n2727 rules/rise_of_totalitarianism/rules.yaml:1914:7\n2728 rules/rise_of_totalitarianism/rules.yaml:1915:11\n2729 rules/rise_of_totalitarianism/rules.yaml:1916:11\n2730 rules/rise_of_totalitarianism/rules.yaml:1917:15\n2732 rules/rise_of_totalitarianism/rules.yaml:1918:15\n2734 rules/rise_of_totalitarianism/rules.yaml:1920:15\n2736 rules/rise_of_totalitarianism/rules.yaml:1921:7\n2739 rules/rise_of_totalitarianism/rules.yaml:1922:11\n2741 rules/rise_of_totalitarianism/rules.yaml:1923:11\n2746 rules/rise_of_totalitarianism/rules.yaml:1073:7\n2747 rules/rise_of_totalitarianism/rules.yaml:1074:11\n2748 rules/rise_of_totalitarianism/rules.yaml:1075:15\n2750 rules/rise_of_totalitarianism/rules.yaml:1077:15\n2751 rules/rise_of_totalitarianism/rules.yaml:1078:7\n2753 rules/rise_of_totalitarianism/rules.yaml:1079:7\n2754 rules/rise_of_totalitarianism/rules.yaml:1080:7\n2758 rules/rise_of_totalitarianism/rules.yaml:2007:7\n2759 rules/rise_of_totalitarianism/rules.yaml:2008:11\n2764 rules/rise_of_totalitarianism/rules.yaml:935:7\n2767 rules/rise_of_totalitarianism/rules.yaml:936:7\n2768 rules/rise_of_totalitarianism/rules.yaml:937:11\n2770 rules/rise_of_totalitarianism/rules.yaml:938:7\n2771 rules/rise_of_totalitarianism/rules.yaml:939:11\n2772 rules/rise_of_totalitarianism/rules.yaml:940:11\n2774 rules/rise_of_totalitarianism/rules.yaml:941:11\n2776 rules/rise_of_totalitarianism/rules.yaml:942:7\n2777 rules/rise_of_totalitarianism/rules.yaml:943:11\n2781 rules/rise_of_totalitarianism/rules.yaml:945:11\n2791 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2792 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2793 rules/rise_of_totalitarianism/rules.yaml:1339:15\n2799 rules/rise_of_totalitarianism/rules.yaml:1340:19\n2800 rules/rise_of_totalitarianism/rules.yaml:1341:19\n2801 rules/rise_of_totalitarianism/rules.yaml:1342:19\n2802 rules/rise_of_totalitarianism/rules.yaml:1343:19\n2804 rules/rise_of_totalitarianism/rules.yaml:1344:19\n2805 rules/rise_of_totalitarianism/rules.yaml:1345:19\n2810 rules/rise_of_totalitarianism/rules.yaml:1346:23\n2813 rules/rise_of_totalitarianism/rules.yaml:1347:23\n2814 rules/rise_of_totalitarianism/rules.yaml:1348:19\n2819 rules/rise_of_totalitarianism/rules.yaml:2072:7\n2820 rules/rise_of_totalitarianism/rules.yaml:2073:11\n2821 rules/rise_of_totalitarianism/rules.yaml:2074:15\n2822 rules/rise_of_totalitarianism/rules.yaml:2075:15\n2825 rules/rise_of_totalitarianism/rules.yaml:2077:11\n2826 rules/rise_of_totalitarianism/rules.yaml:2078:11\n2831 rules/rise_of_totalitarianism/rules.yaml:2090:7\n2832 rules/rise_of_totalitarianism/rules.yaml:2091:11\n2833 rules/rise_of_totalitarianism/rules.yaml:2092:15\n2838 rules/rise_of_totalitarianism/rules.yaml:2093:15\n2839 rules/rise_of_totalitarianism/rules.yaml:2094:19\n2841 rules/rise_of_totalitarianism/rules.yaml:2095:19\n2847 rules/rise_of_totalitarianism/rules.yaml:1802:7\n2850 rules/rise_of_totalitarianism/rules.yaml:1803:11\n2852 rules/rise_of_totalitarianism/rules.yaml:1804:11\n2853 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2854 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2855 rules/rise_of_totalitarianism/rules.yaml:1807:7\n2859 rules/rise_of_totalitarianism/flow.yaml:6:3\n2863 rules/rise_of_totalitarianism/flow.yaml:10:7\n2864 rules/rise_of_totalitarianism/flow.yaml:11:11\n2875 rules/rise_of_totalitarianism/flow.yaml:12:7\n2876 rules/rise_of_totalitarianism/flow.yaml:13:7\n2880 rules/rise_of_totalitarianism/rules.yaml:702:7\n2881 rules/rise_of_totalitarianism/rules.yaml:703:7\n2882 rules/rise_of_totalitarianism/rules.yaml:704:7\n2883 rules/rise_of_totalitarianism/rules.yaml:705:11\n2884 rules/rise_of_totalitarianism/rules.yaml:706:15\n2886 rules/rise_of_totalitarianism/rules.yaml:708:15\n2887 rules/rise_of_totalitarianism/rules.yaml:709:7\n2888 rules/rise_of_totalitarianism/rules.yaml:710:7\n2889 rules/rise_of_totalitarianism/rules.yaml:711:11\n2894 rules/rise_of_totalitarianism/rules.yaml:1097:7\n2900 rules/rise_of_totalitarianism/rules.yaml:1098:7\n2904 rules/rise_of_totalitarianism/rules.yaml:1099:11\n2905 rules/rise_of_totalitarianism/rules.yaml:1100:11\n2907 rules/rise_of_totalitarianism/rules.yaml:1101:11\n2910 rules/rise_of_totalitarianism/rules.yaml:1102:11\n2916 rules/rise_of_totalitarianism/rules.yaml:1470:7\n2917 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2918 rules/rise_of_totalitarianism/rules.yaml:1472:11\n2919 rules/rise_of_totalitarianism/rules.yaml:1473:11\n2920 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2921 rules/rise_of_totalitarianism/rules.yaml:1475:15\n2922 rules/rise_of_totalitarianism/rules.yaml:1476:7\n2923 rules/rise_of_totalitarianism/rules.yaml:1477:11\n2924 rules/rise_of_totalitarianism/rules.yaml:1478:15\n2925 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2926 rules/rise_of_totalitarianism/rules.yaml:1480:11\n2927 rules/rise_of_totalitarianism/rules.yaml:1481:11\n2933 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2938 rules/rise_of_totalitarianism/rules.yaml:1487:7\n2939 rules/rise_of_totalitarianism/rules.yaml:1488:7\n2940 rules/rise_of_totalitarianism/rules.yaml:1489:7\n2941 rules/rise_of_totalitarianism/rules.yaml:1490:11\n2942 rules/rise_of_totalitarianism/rules.yaml:1491:11\n2948 rules/rise_of_totalitarianism/rules.yaml:1492:15\n2962 rules/rise_of_totalitarianism/rules.yaml:1493:15\n2963 rules/rise_of_totalitarianism/rules.yaml:1494:15\n2965 rules/rise_of_totalitarianism/rules.yaml:1495:7\n2966 rules/rise_of_totalitarianism/rules.yaml:1496:7\n2967 rules/rise_of_totalitarianism/rules.yaml:1497:7\n2973 rules/rise_of_totalitarianism/rules.yaml:1498:7\n2974 rules/rise_of_totalitarianism/rules.yaml:1499:7\n2975 rules/rise_of_totalitarianism/rules.yaml:1500:7\n2980 rules/rise_of_totalitarianism/rules.yaml:1670:7\n2981 rules/rise_of_totalitarianism/rules.yaml:1671:11\n2986 rules/rise_of_totalitarianism/rules.yaml:1672:11\n2987 rules/rise_of_totalitarianism/rules.yaml:1673:11\n2988 rules/rise_of_totalitarianism/rules.yaml:1674:15\n2991 rules/rise_of_totalitarianism/rules.yaml:1676:15\n2995 rules/rise_of_totalitarianism/rules.yaml:1677:15\n2997 rules/rise_of_totalitarianism/rules.yaml:1678:15\n2999 rules/rise_of_totalitarianism/rules.yaml:1680:11\n3022 rules/rise_of_totalitarianism/rules.yaml:1035:7\n3023 rules/rise_of_totalitarianism/rules.yaml:1036:7\n3028 rules/rise_of_totalitarianism/rules.yaml:1037:11\n3041 rules/rise_of_totalitarianism/rules.yaml:1038:11\n3042 rules/rise_of_totalitarianism/rules.yaml:1039:15\n3044 rules/rise_of_totalitarianism/rules.yaml:1041:15\n3045 rules/rise_of_totalitarianism/rules.yaml:1042:15\n3046 rules/rise_of_totalitarianism/rules.yaml:1043:19\n3048 rules/rise_of_totalitarianism/rules.yaml:1045:19\n3050 rules/rise_of_totalitarianism/rules.yaml:1046:19\n3052 rules/rise_of_totalitarianism/rules.yaml:1047:19\n3057 rules/rise_of_totalitarianism/rules.yaml:894:7\n3058 rules/rise_of_totalitarianism/rules.yaml:896:15\n3059 rules/rise_of_totalitarianism/rules.yaml:897:15\n3061 rules/rise_of_totalitarianism/rules.yaml:899:15\n3062 rules/rise_of_totalitarianism/rules.yaml:900:15\n3063 rules/rise_of_totalitarianism/rules.yaml:901:19\n3066 rules/rise_of_totalitarianism/rules.yaml:904:15\n3067 rules/rise_of_totalitarianism/rules.yaml:906:19\n3070 rules/rise_of_totalitarianism/rules.yaml:909:15\n3072 rules/rise_of_totalitarianism/rules.yaml:911:15\n3073 rules/rise_of_totalitarianism/rules.yaml:912:19\n3074 rules/rise_of_totalitarianism/rules.yaml:913:15\n3076 rules/rise_of_totalitarianism/rules.yaml:916:15\n3082 rules/rise_of_totalitarianism/rules.yaml:918:15\n3083 rules/rise_of_totalitarianism/rules.yaml:919:19\n3084 rules/rise_of_totalitarianism/rules.yaml:920:15\n3085 rules/rise_of_totalitarianism/rules.yaml:921:19\n3086 rules/rise_of_totalitarianism/rules.yaml:922:19\n3088 rules/rise_of_totalitarianism/rules.yaml:923:19\n3091 rules/rise_of_totalitarianism/rules.yaml:925:15\n3097 rules/rise_of_totalitarianism/rules.yaml:927:15\n3098 rules/rise_of_totalitarianism/rules.yaml:928:15\n3099 rules/rise_of_totalitarianism/rules.yaml:929:19\n3104 rules/rise_of_totalitarianism/rules.yaml:1549:7\n3105 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3106 rules/rise_of_totalitarianism/rules.yaml:1551:15\n3113 rules/rise_of_totalitarianism/rules.yaml:1126:7\n3114 rules/rise_of_totalitarianism/rules.yaml:1127:7\n3115 rules/rise_of_totalitarianism/rules.yaml:1128:7\n3120 rules/rise_of_totalitarianism/rules.yaml:1129:11\n3139 rules/rise_of_totalitarianism/rules.yaml:1130:11\n3140 rules/rise_of_totalitarianism/rules.yaml:1131:15\n3142 rules/rise_of_totalitarianism/rules.yaml:1133:15\n3143 rules/rise_of_totalitarianism/rules.yaml:1134:15\n3144 rules/rise_of_totalitarianism/rules.yaml:1135:19\n3146 rules/rise_of_totalitarianism/rules.yaml:1137:19\n3151 rules/rise_of_totalitarianism/rules.yaml:1138:19\n3152 rules/rise_of_totalitarianism/rules.yaml:1139:7\n3158 rules/rise_of_totalitarianism/rules.yaml:825:7\n3159 rules/rise_of_totalitarianism/rules.yaml:827:15\n3160 rules/rise_of_totalitarianism/rules.yaml:828:15\n3165 rules/rise_of_totalitarianism/rules.yaml:829:19\n3171 rules/rise_of_totalitarianism/rules.yaml:830:19\n3178 rules/rise_of_totalitarianism/rules.yaml:831:19\n3179 rules/rise_of_totalitarianism/rules.yaml:832:19\n3181 rules/rise_of_totalitarianism/rules.yaml:834:15\n3182 rules/rise_of_totalitarianism/rules.yaml:835:15\n3184 rules/rise_of_totalitarianism/rules.yaml:836:15\n3187 rules/rise_of_totalitarianism/rules.yaml:839:15\n3189 rules/rise_of_totalitarianism/rules.yaml:842:15\n3190 rules/rise_of_totalitarianism/rules.yaml:843:19\n3196 rules/rise_of_totalitarianism/rules.yaml:846:15\n3197 rules/rise_of_totalitarianism/rules.yaml:847:19\n3203 rules/rise_of_totalitarianism/rules.yaml:850:15\n3207 rules/rise_of_totalitarianism/rules.yaml:851:19\n3208 rules/rise_of_totalitarianism/rules.yaml:852:23\n3213 rules/rise_of_totalitarianism/rules.yaml:857:15\n3218 rules/rise_of_totalitarianism/rules.yaml:1534:7\n3219 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3220 rules/rise_of_totalitarianism/rules.yaml:1536:7\n3221 rules/rise_of_totalitarianism/rules.yaml:1537:7\n3222 rules/rise_of_totalitarianism/rules.yaml:1538:11\n3230 rules/rise_of_totalitarianism/rules.yaml:1540:15\n3231 rules/rise_of_totalitarianism/rules.yaml:1541:7\n3232 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3233 rules/rise_of_totalitarianism/rules.yaml:1543:15\n3246 rules/rise_of_totalitarianism/rules.yaml:1720:7\n3247 rules/rise_of_totalitarianism/rules.yaml:1721:11\n3248 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3249 rules/rise_of_totalitarianism/rules.yaml:1723:15\n3251 rules/rise_of_totalitarianism/rules.yaml:1724:15\n3254 rules/rise_of_totalitarianism/rules.yaml:1726:7\n3255 rules/rise_of_totalitarianism/rules.yaml:1727:11\n3264 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3265 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3266 rules/rise_of_totalitarianism/rules.yaml:1730:15\n3267 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3268 rules/rise_of_totalitarianism/rules.yaml:1732:23\n3270 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3271 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3272 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3280 rules/rise_of_totalitarianism/rules.yaml:1571:7\n3281 rules/rise_of_totalitarianism/rules.yaml:1573:15\n3282 rules/rise_of_totalitarianism/rules.yaml:1574:15\n3287 rules/rise_of_totalitarianism/rules.yaml:1575:19\n3301 rules/rise_of_totalitarianism/rules.yaml:1576:19\n3302 rules/rise_of_totalitarianism/rules.yaml:1577:19\n3304 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3305 rules/rise_of_totalitarianism/rules.yaml:1580:15\n3307 rules/rise_of_totalitarianism/rules.yaml:1581:15\n3310 rules/rise_of_totalitarianism/rules.yaml:1584:15\n3312 rules/rise_of_totalitarianism/rules.yaml:1587:15\n3313 rules/rise_of_totalitarianism/rules.yaml:1588:19\n3323 rules/rise_of_totalitarianism/rules.yaml:1591:15\n3324 rules/rise_of_totalitarianism/rules.yaml:1592:19\n3334 rules/rise_of_totalitarianism/rules.yaml:1595:15\n3335 rules/rise_of_totalitarianism/rules.yaml:1596:19\n3337 rules/rise_of_totalitarianism/rules.yaml:1598:15\n3342 rules/rise_of_totalitarianism/rules.yaml:1294:7\n3343 rules/rise_of_totalitarianism/rules.yaml:1295:7\n3344 rules/rise_of_totalitarianism/rules.yaml:1296:11\n3345 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3347 rules/rise_of_totalitarianism/rules.yaml:1298:11\n3348 rules/rise_of_totalitarianism/rules.yaml:1299:7\n3349 rules/rise_of_totalitarianism/rules.yaml:1300:11\n3350 rules/rise_of_totalitarianism/rules.yaml:1301:11\n3357 rules/rise_of_totalitarianism/rules.yaml:1302:11\n3358 rules/rise_of_totalitarianism/rules.yaml:1303:11\n3363 rules/rise_of_totalitarianism/rules.yaml:1304:11\n3364 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3367 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3378 rules/rise_of_totalitarianism/rules.yaml:1310:15\n3379 rules/rise_of_totalitarianism/rules.yaml:1311:19\n3384 rules/rise_of_totalitarianism/rules.yaml:1313:15\n3385 rules/rise_of_totalitarianism/rules.yaml:1314:19\n3390 rules/rise_of_totalitarianism/rules.yaml:1315:23\n3391 rules/rise_of_totalitarianism/rules.yaml:1316:7\n3392 rules/rise_of_totalitarianism/rules.yaml:1317:11\n3397 rules/rise_of_totalitarianism/rules.yaml:1608:7\n3413 rules/rise_of_totalitarianism/rules.yaml:1609:7\n3414 rules/rise_of_totalitarianism/rules.yaml:1610:11\n3415 rules/rise_of_totalitarianism/rules.yaml:1611:11\n3416 rules/rise_of_totalitarianism/rules.yaml:1612:15\n3435 rules/rise_of_totalitarianism/rules.yaml:1613:15\n3437 rules/rise_of_totalitarianism/rules.yaml:1614:15\n3438 rules/rise_of_totalitarianism/rules.yaml:1615:15\n3439 rules/rise_of_totalitarianism/rules.yaml:1616:15\n3440 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3458 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3460 rules/rise_of_totalitarianism/rules.yaml:1619:15\n3461 rules/rise_of_totalitarianism/rules.yaml:1621:15\n3466 rules/rise_of_totalitarianism/rules.yaml:736:7\n3467 rules/rise_of_totalitarianism/rules.yaml:737:7\n3472 rules/rise_of_totalitarianism/rules.yaml:738:11\n3479 rules/rise_of_totalitarianism/rules.yaml:739:11\n3496 rules/rise_of_totalitarianism/rules.yaml:740:7\n3497 rules/rise_of_totalitarianism/rules.yaml:741:11\n3498 rules/rise_of_totalitarianism/rules.yaml:742:7\n3499 rules/rise_of_totalitarianism/rules.yaml:743:11\n3509 rules/rise_of_totalitarianism/rules.yaml:744:11\n3516 rules/rise_of_totalitarianism/rules.yaml:745:11\n3517 rules/rise_of_totalitarianism/rules.yaml:746:7\n3518 rules/rise_of_totalitarianism/rules.yaml:747:7\n3519 rules/rise_of_totalitarianism/rules.yaml:748:11\n3523 rules/rise_of_totalitarianism/rules.yaml:749:7\n3528 rules/rise_of_totalitarianism/rules.yaml:791:7\n3529 rules/rise_of_totalitarianism/rules.yaml:792:7\n3533 rules/rise_of_totalitarianism/rules.yaml:793:11\n3534 rules/rise_of_totalitarianism/rules.yaml:794:7\n3535 rules/rise_of_totalitarianism/rules.yaml:795:11\n3546 rules/rise_of_totalitarianism/rules.yaml:798:11\n3551 rules/rise_of_totalitarianism/rules.yaml:1514:7\n3552 rules/rise_of_totalitarianism/rules.yaml:1515:11\n3557 rules/rise_of_totalitarianism/rules.yaml:1516:11\n3558 rules/rise_of_totalitarianism/rules.yaml:1518:7\n3561 rules/rise_of_totalitarianism/rules.yaml:1521:11\n3562 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3563 rules/rise_of_totalitarianism/rules.yaml:1523:11\n3564 rules/rise_of_totalitarianism/rules.yaml:1524:11\n3565 rules/rise_of_totalitarianism/rules.yaml:1526:15\n3567 rules/rise_of_totalitarianism/rules.yaml:1528:15\n3581 rules/rise_of_totalitarianism/rules.yaml:952:7\n3584 rules/rise_of_totalitarianism/rules.yaml:955:11\n3585 rules/rise_of_totalitarianism/rules.yaml:956:11\n3586 rules/rise_of_totalitarianism/rules.yaml:957:11\n3592 rules/rise_of_totalitarianism/rules.yaml:959:11\n3593 rules/rise_of_totalitarianism/rules.yaml:960:15\n3598 rules/rise_of_totalitarianism/rules.yaml:962:11\n3599 rules/rise_of_totalitarianism/rules.yaml:963:15\n3604 rules/rise_of_totalitarianism/rules.yaml:965:11\n3605 rules/rise_of_totalitarianism/rules.yaml:966:15\n3606 rules/rise_of_totalitarianism/rules.yaml:967:15\n3616 rules/rise_of_totalitarianism/rules.yaml:968:15\n3621 rules/rise_of_totalitarianism/rules.yaml:1817:7\n3622 rules/rise_of_totalitarianism/rules.yaml:1818:7\n3623 rules/rise_of_totalitarianism/rules.yaml:1819:7\n3626 rules/rise_of_totalitarianism/rules.yaml:1822:11\n3633 rules/rise_of_totalitarianism/rules.yaml:1823:11\n3638 rules/rise_of_totalitarianism/rules.yaml:1824:15\n3639 rules/rise_of_totalitarianism/rules.yaml:1825:15\n3640 rules/rise_of_totalitarianism/rules.yaml:1827:11\n3641 rules/rise_of_totalitarianism/rules.yaml:1828:11\n3645 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3649 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3650 rules/rise_of_totalitarianism/rules.yaml:1419:7\n3651 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3652 rules/rise_of_totalitarianism/rules.yaml:1421:11\n3653 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3658 rules/rise_of_totalitarianism/rules.yaml:1086:7\n3662 rules/rise_of_totalitarianism/rules.yaml:1087:7\n3663 rules/rise_of_totalitarianism/rules.yaml:1088:7\n3664 rules/rise_of_totalitarianism/rules.yaml:1089:11\n3671 rules/rise_of_totalitarianism/rules.yaml:1090:7\n3672 rules/rise_of_totalitarianism/rules.yaml:1091:7\n3678 rules/rise_of_totalitarianism/rules.yaml:2019:7\n3685 rules/rise_of_totalitarianism/rules.yaml:2020:7\n3686 rules/rise_of_totalitarianism/rules.yaml:2021:7\n3687 rules/rise_of_totalitarianism/rules.yaml:2022:7\n3690 rules/rise_of_totalitarianism/rules.yaml:2023:11\n3691 rules/rise_of_totalitarianism/rules.yaml:2024:11\n3693 rules/rise_of_totalitarianism/rules.yaml:2025:11\n3694 rules/rise_of_totalitarianism/rules.yaml:2026:11\n3695 rules/rise_of_totalitarianism/rules.yaml:2027:11\n3697 rules/rise_of_totalitarianism/rules.yaml:2030:11\n3698 rules/rise_of_totalitarianism/rules.yaml:2031:11\n3700 rules/rise_of_totalitarianism/rules.yaml:2032:11\n3701 rules/rise_of_totalitarianism/rules.yaml:2033:11\n3702 rules/rise_of_totalitarianism/rules.yaml:2034:11\n3703 rules/rise_of_totalitarianism/rules.yaml:2035:11\n3710 rules/rise_of_totalitarianism/rules.yaml:807:7\n3714 rules/rise_of_totalitarianism/rules.yaml:808:11\n3715 rules/rise_of_totalitarianism/rules.yaml:809:7\n3716 rules/rise_of_totalitarianism/rules.yaml:810:7\n3732 rules/rise_of_totalitarianism/rules.yaml:811:11\n3733 rules/rise_of_totalitarianism/rules.yaml:812:7\n3734 rules/rise_of_totalitarianism/rules.yaml:813:11\n3736 rules/rise_of_totalitarianism/rules.yaml:816:11\n3748 rules/rise_of_totalitarianism/rules.yaml:817:11\n3749 rules/rise_of_totalitarianism/rules.yaml:818:11\n3755 rules/rise_of_totalitarianism/rules.yaml:1108:7\n3756 rules/rise_of_totalitarianism/rules.yaml:1109:11\n3757 rules/rise_of_totalitarianism/rules.yaml:1110:11\n3758 rules/rise_of_totalitarianism/rules.yaml:1111:15\n3764 rules/rise_of_totalitarianism/rules.yaml:1114:11\n3765 rules/rise_of_totalitarianism/rules.yaml:1115:11\n3771 rules/rise_of_totalitarianism/rules.yaml:1118:11\n3778 rules/rise_of_totalitarianism/rules.yaml:1119:11\n3783 rules/rise_of_totalitarianism/rules.yaml:1690:7\n3784 rules/rise_of_totalitarianism/rules.yaml:1691:7\n3785 rules/rise_of_totalitarianism/rules.yaml:1692:7\n3786 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3787 rules/rise_of_totalitarianism/rules.yaml:1694:7\n3788 rules/rise_of_totalitarianism/rules.yaml:1695:11\n3790 rules/rise_of_totalitarianism/rules.yaml:1696:11\n3792 rules/rise_of_totalitarianism/rules.yaml:1699:11\n3793 rules/rise_of_totalitarianism/rules.yaml:1700:11\n3794 rules/rise_of_totalitarianism/rules.yaml:1701:11\n3795 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3796 rules/rise_of_totalitarianism/rules.yaml:1703:15\n3797 rules/rise_of_totalitarianism/rules.yaml:1704:19\n3798 rules/rise_of_totalitarianism/rules.yaml:1705:15\n3799 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3800 rules/rise_of_totalitarianism/rules.yaml:1707:11\n3802 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3803 rules/rise_of_totalitarianism/rules.yaml:1710:15\n3809 rules/rise_of_totalitarianism/rules.yaml:2047:7\n3818 rules/rise_of_totalitarianism/rules.yaml:2048:7\n3829 rules/rise_of_totalitarianism/rules.yaml:2049:11\n3830 rules/rise_of_totalitarianism/rules.yaml:2050:11\n3831 rules/rise_of_totalitarianism/rules.yaml:2051:15\n3832 rules/rise_of_totalitarianism/rules.yaml:2052:15\n3833 rules/rise_of_totalitarianism/rules.yaml:2053:19\n3834 rules/rise_of_totalitarianism/rules.yaml:2054:23\n3835 rules/rise_of_totalitarianism/rules.yaml:2055:27\n3836 rules/rise_of_totalitarianism/rules.yaml:2056:27\n3837 rules/rise_of_totalitarianism/rules.yaml:2058:15\n3873 rules/rise_of_totalitarianism/rules.yaml:1353:7\n3874 rules/rise_of_totalitarianism/rules.yaml:1354:11\n3892 rules/rise_of_totalitarianism/rules.yaml:1355:11\n3893 rules/rise_of_totalitarianism/rules.yaml:1356:15\n3897 rules/rise_of_totalitarianism/rules.yaml:1357:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1358:15\n3905 rules/rise_of_totalitarianism/rules.yaml:1359:15\n3906 rules/rise_of_totalitarianism/rules.yaml:1360:15\n3921 rules/rise_of_totalitarianism/rules.yaml:1362:15\n3922 rules/rise_of_totalitarianism/rules.yaml:1363:19\n3923 rules/rise_of_totalitarianism/rules.yaml:1364:19\n3924 rules/rise_of_totalitarianism/rules.yaml:1365:23\n3925 rules/rise_of_totalitarianism/rules.yaml:1366:19\n3926 rules/rise_of_totalitarianism/rules.yaml:1367:23\n3927 rules/rise_of_totalitarianism/rules.yaml:1368:23\n3934 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3935 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3937 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3938 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3939 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3940 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3941 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3942 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3949 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3950 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3951 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3952 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3958 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3959 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3961 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3962 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3963 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3965 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3966 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3967 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3973 rules/rise_of_totalitarianism/rules.yaml:1376:7\n3974 rules/rise_of_totalitarianism/rules.yaml:1377:11\n3980 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3981 rules/rise_of_totalitarianism/rules.yaml:1379:15\n3985 rules/rise_of_totalitarianism/rules.yaml:1380:15\n3992 rules/rise_of_totalitarianism/rules.yaml:1381:15\n3993 rules/rise_of_totalitarianism/rules.yaml:1382:15\n3999 rules/rise_of_totalitarianism/rules.yaml:1383:15\n4000 rules/rise_of_totalitarianism/rules.yaml:1384:15\n4001 rules/rise_of_totalitarianism/rules.yaml:1385:19\n4008 rules/rise_of_totalitarianism/rules.yaml:1388:19\n4009 rules/rise_of_totalitarianism/rules.yaml:1389:19\n4012 rules/rise_of_totalitarianism/rules.yaml:1393:23\n4020 rules/rise_of_totalitarianism/rules.yaml:1394:27\n4028 rules/rise_of_totalitarianism/rules.yaml:1395:23\n4029 rules/rise_of_totalitarianism/rules.yaml:1396:23\n4030 rules/rise_of_totalitarianism/rules.yaml:1397:23\n4031 rules/rise_of_totalitarianism/rules.yaml:1398:27\n4032 rules/rise_of_totalitarianism/rules.yaml:1399:23\n4033 rules/rise_of_totalitarianism/rules.yaml:1400:23\n4034 rules/rise_of_totalitarianism/rules.yaml:1401:23\n4035 rules/rise_of_totalitarianism/rules.yaml:1402:27\n4036 rules/rise_of_totalitarianism/rules.yaml:1403:27\n4045 rules/rise_of_totalitarianism/rules.yaml:1404:27\n4049 rules/rise_of_totalitarianism/rules.yaml:1405:27\n4050 rules/rise_of_totalitarianism/rules.yaml:1407:27\n4051 rules/rise_of_totalitarianism/rules.yaml:1408:27\n4052 rules/rise_of_totalitarianism/rules.yaml:1409:31\n4056 rules/rise_of_totalitarianism/rules.yaml:1410:27\n4060 rules/rise_of_totalitarianism/rules.yaml:1411:27\n4061 rules/rise_of_totalitarianism/rules.yaml:1412:23\n4066 rules/rise_of_totalitarianism/rules.yaml:1427:7\n4067 rules/rise_of_totalitarianism/rules.yaml:1428:11\n4068 rules/rise_of_totalitarianism/rules.yaml:1429:15\n4069 rules/rise_of_totalitarianism/rules.yaml:1430:19\n4071 rules/rise_of_totalitarianism/rules.yaml:1431:15\n4072 rules/rise_of_totalitarianism/rules.yaml:1432:15\n4073 rules/rise_of_totalitarianism/rules.yaml:1433:15\n4080 rules/rise_of_totalitarianism/rules.yaml:1434:15\n4081 rules/rise_of_totalitarianism/rules.yaml:1435:19\n4100 rules/rise_of_totalitarianism/rules.yaml:1436:23\n4110 rules/rise_of_totalitarianism/rules.yaml:1437:23\n4127 rules/rise_of_totalitarianism/rules.yaml:1438:15\n4128 rules/rise_of_totalitarianism/rules.yaml:1439:15\n4129 rules/rise_of_totalitarianism/rules.yaml:1440:19\n4132 rules/rise_of_totalitarianism/rules.yaml:1441:19\n4134 rules/rise_of_totalitarianism/rules.yaml:1442:19\n4135 rules/rise_of_totalitarianism/rules.yaml:1443:19\n4140 rules/rise_of_totalitarianism/rules.yaml:1444:23\n4143 rules/rise_of_totalitarianism/rules.yaml:1445:23\n4144 rules/rise_of_totalitarianism/rules.yaml:1446:19\n4145 rules/rise_of_totalitarianism/rules.yaml:1447:15\n4150 rules/rise_of_totalitarianism/rules.yaml:1448:15\n4157 rules/rise_of_totalitarianism/rules.yaml:1450:15\n4158 rules/rise_of_totalitarianism/rules.yaml:1451:15\n4164 rules/rise_of_totalitarianism/rules.yaml:1452:19\n4165 rules/rise_of_totalitarianism/rules.yaml:1453:11\n4172 rules/rise_of_totalitarianism/rules.yaml:1758:7\n4173 rules/rise_of_totalitarianism/rules.yaml:1759:7\n4174 rules/rise_of_totalitarianism/rules.yaml:1760:7\n4175 rules/rise_of_totalitarianism/rules.yaml:1761:11\n4176 rules/rise_of_totalitarianism/rules.yaml:1762:11\n4177 rules/rise_of_totalitarianism/rules.yaml:1763:15\n4178 rules/rise_of_totalitarianism/rules.yaml:1764:15\n4179 rules/rise_of_totalitarianism/rules.yaml:1765:7\n4195 rules/rise_of_totalitarianism/rules.yaml:1766:7\n4201 rules/rise_of_totalitarianism/rules.yaml:1767:7\n4202 rules/rise_of_totalitarianism/rules.yaml:1768:11\n4203 rules/rise_of_totalitarianism/rules.yaml:1769:11\n4204 rules/rise_of_totalitarianism/rules.yaml:1770:15\n4205 rules/rise_of_totalitarianism/rules.yaml:1771:15\n4210 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4211 rules/rise_of_totalitarianism/rules.yaml:1003:7\n4216 rules/rise_of_totalitarianism/rules.yaml:1004:11\n4225 rules/rise_of_totalitarianism/rules.yaml:1005:11\n4226 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4228 rules/rise_of_totalitarianism/rules.yaml:1008:15\n4229 rules/rise_of_totalitarianism/rules.yaml:1009:15\n4230 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4232 rules/rise_of_totalitarianism/rules.yaml:1012:19\n4239 rules/rise_of_totalitarianism/rules.yaml:1013:19\n4243 rules/rise_of_totalitarianism/rules.yaml:1014:19\n4245 rules/rise_of_totalitarianism/rules.yaml:1015:19\n4246 rules/rise_of_totalitarianism/rules.yaml:1016:19\n4247 rules/rise_of_totalitarianism/rules.yaml:1017:19\n4248 rules/rise_of_totalitarianism/rules.yaml:1018:19\n4266 rules/rise_of_totalitarianism/rules.yaml:1019:19\n4268 rules/rise_of_totalitarianism/rules.yaml:1020:19\n4269 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4274 rules/rise_of_totalitarianism/rules.yaml:1022:19\n4275 rules/rise_of_totalitarianism/rules.yaml:1023:23\n4282 rules/rise_of_totalitarianism/rules.yaml:1024:19\n4284 rules/rise_of_totalitarianism/rules.yaml:1025:19\n4286 rules/rise_of_totalitarianism/rules.yaml:1026:19\n4287 rules/rise_of_totalitarianism/rules.yaml:1028:19\n4288 rules/rise_of_totalitarianism/rules.yaml:1029:7\n4292 rules/rise_of_totalitarianism/rules.yaml:969:3\n4293 rules/rise_of_totalitarianism/rules.yaml:2160:14\n4298 rules/rise_of_totalitarianism/rules.yaml:973:7\n4299 rules/rise_of_totalitarianism/rules.yaml:974:11\n4300 rules/rise_of_totalitarianism/rules.yaml:975:7\n4305 rules/rise_of_totalitarianism/rules.yaml:976:7\n4315 rules/rise_of_totalitarianism/rules.yaml:978:11\n4316 rules/rise_of_totalitarianism/rules.yaml:979:7\n4317 rules/rise_of_totalitarianism/rules.yaml:980:7\n4318 rules/rise_of_totalitarianism/rules.yaml:981:11\n4319 rules/rise_of_totalitarianism/rules.yaml:982:15\n4327 rules/rise_of_totalitarianism/rules.yaml:984:15\n4334 rules/rise_of_totalitarianism/rules.yaml:986:7\n4335 rules/rise_of_totalitarianism/rules.yaml:987:11\n4336 rules/rise_of_totalitarianism/rules.yaml:988:15\n4337 rules/rise_of_totalitarianism/rules.yaml:989:7\n4338 rules/rise_of_totalitarianism/rules.yaml:990:7\n4339 rules/rise_of_totalitarianism/rules.yaml:991:11\n4348 rules/rise_of_totalitarianism/rules.yaml:992:11\n4349 rules/rise_of_totalitarianism/rules.yaml:993:15\n4350 rules/rise_of_totalitarianism/rules.yaml:994:11\n4352 rules/rise_of_totalitarianism/rules.yaml:996:11\n4357 rules/rise_of_totalitarianism/rules.yaml:1560:7\n4358 rules/rise_of_totalitarianism/rules.yaml:1561:11\n4364 rules/rise_of_totalitarianism/rules.yaml:1563:7\n4365 rules/rise_of_totalitarianism/rules.yaml:1564:7\n4366 rules/rise_of_totalitarianism/rules.yaml:1565:11\n4375 rules/rise_of_totalitarianism/rules.yaml:878:7\n4376 rules/rise_of_totalitarianism/rules.yaml:879:7\n4377 rules/rise_of_totalitarianism/rules.yaml:881:7\n4378 rules/rise_of_totalitarianism/rules.yaml:882:11\n4379 rules/rise_of_totalitarianism/rules.yaml:883:11\n4380 rules/rise_of_totalitarianism/rules.yaml:884:15\n4381 rules/rise_of_totalitarianism/rules.yaml:885:15\n4382 rules/rise_of_totalitarianism/rules.yaml:886:15\n4383 rules/rise_of_totalitarianism/rules.yaml:888:7\n4388 rules/rise_of_totalitarianism/rules.yaml:1841:7\n4389 rules/rise_of_totalitarianism/rules.yaml:1842:7\n4390 rules/rise_of_totalitarianism/rules.yaml:1843:7\n4391 rules/rise_of_totalitarianism/rules.yaml:1844:7\n4394 rules/rise_of_totalitarianism/rules.yaml:1845:7\n4395 rules/rise_of_totalitarianism/rules.yaml:1846:7\n4396 rules/rise_of_totalitarianism/rules.yaml:1847:7\n4397 rules/rise_of_totalitarianism/rules.yaml:1848:11\n4398 rules/rise_of_totalitarianism/rules.yaml:1849:11\n4399 rules/rise_of_totalitarianism/rules.yaml:1850:15\n4400 rules/rise_of_totalitarianism/rules.yaml:1851:7\n4401 rules/rise_of_totalitarianism/rules.yaml:1852:7\n4404 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4411 rules/rise_of_totalitarianism/rules.yaml:1857:11\n4412 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4413 rules/rise_of_totalitarianism/rules.yaml:1859:19\n4414 rules/rise_of_totalitarianism/rules.yaml:1861:19\n4419 rules/rise_of_totalitarianism/rules.yaml:1862:23\n4420 rules/rise_of_totalitarianism/rules.yaml:1863:23\n4422 rules/rise_of_totalitarianism/rules.yaml:1866:19\n4425 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4426 rules/rise_of_totalitarianism/rules.yaml:1868:19\n4427 rules/rise_of_totalitarianism/rules.yaml:1869:23\n4432 rules/rise_of_totalitarianism/rules.yaml:1870:23\n4433 rules/rise_of_totalitarianism/rules.yaml:1871:11\n4438 rules/rise_of_totalitarianism/rules.yaml:1872:11\n4439 rules/rise_of_totalitarianism/rules.yaml:1873:11\n4440 rules/rise_of_totalitarianism/rules.yaml:1874:11\n4443 rules/rise_of_totalitarianism/rules.yaml:1875:15\n4444 rules/rise_of_totalitarianism/rules.yaml:1876:15\n4445 rules/rise_of_totalitarianism/rules.yaml:1877:15\n4446 rules/rise_of_totalitarianism/rules.yaml:1878:15\n4447 rules/rise_of_totalitarianism/rules.yaml:1879:19\n4454 rules/rise_of_totalitarianism/rules.yaml:1880:19\n4455 rules/rise_of_totalitarianism/rules.yaml:1881:19\n4456 rules/rise_of_totalitarianism/rules.yaml:1882:23\n4457 rules/rise_of_totalitarianism/rules.yaml:1883:23\n4458 rules/rise_of_totalitarianism/rules.yaml:1885:15\n4459 rules/rise_of_totalitarianism/rules.yaml:1886:19\n4464 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4465 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4467 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4468 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4469 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4470 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4471 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4472 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4479 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4480 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4481 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4482 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4512 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4513 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4515 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4516 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4517 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4519 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4520 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4521 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4526 rules/rise_of_totalitarianism/rules.yaml:1658:7\n4527 rules/rise_of_totalitarianism/rules.yaml:1659:7\n4528 rules/rise_of_totalitarianism/rules.yaml:1660:11\n4535 rules/rise_of_totalitarianism/rules.yaml:1661:11\n4539 rules/rise_of_totalitarianism/rules.yaml:866:7\n4541 rules/rise_of_totalitarianism/rules.yaml:867:7\n4542 rules/rise_of_totalitarianism/rules.yaml:868:11\n4543 rules/rise_of_totalitarianism/rules.yaml:869:11\n4544 rules/rise_of_totalitarianism/rules.yaml:870:15\n4545 rules/rise_of_totalitarianism/rules.yaml:871:15\n4550 rules/rise_of_totalitarianism/rules.yaml:1140:3\n4551 rules/rise_of_totalitarianism/rules.yaml:2140:14\n4552 rules/rise_of_totalitarianism/rules.yaml:2161:14\n4557 rules/rise_of_totalitarianism/rules.yaml:1145:7\n4558 rules/rise_of_totalitarianism/rules.yaml:1146:7\n4564 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4565 rules/rise_of_totalitarianism/rules.yaml:1148:7\n4566 rules/rise_of_totalitarianism/rules.yaml:1149:7\n4567 rules/rise_of_totalitarianism/rules.yaml:1150:7\n4570 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4571 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4578 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4584 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4585 rules/rise_of_totalitarianism/rules.yaml:1155:15\n4586 rules/rise_of_totalitarianism/rules.yaml:1157:15\n4587 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4588 rules/rise_of_totalitarianism/rules.yaml:1159:23\n4590 rules/rise_of_totalitarianism/rules.yaml:1161:23\n4591 rules/rise_of_totalitarianism/rules.yaml:1162:23\n4592 rules/rise_of_totalitarianism/rules.yaml:1163:23\n4593 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4594 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4596 rules/rise_of_totalitarianism/rules.yaml:1168:15\n4609 rules/rise_of_totalitarianism/rules.yaml:1169:15\n4610 rules/rise_of_totalitarianism/rules.yaml:1171:19\n4612 rules/rise_of_totalitarianism/rules.yaml:1173:19\n4619 rules/rise_of_totalitarianism/rules.yaml:1174:19\n4624 rules/rise_of_totalitarianism/rules.yaml:1175:19\n4625 rules/rise_of_totalitarianism/rules.yaml:1176:19\n4626 rules/rise_of_totalitarianism/rules.yaml:1178:19\n4627 rules/rise_of_totalitarianism/rules.yaml:1179:23\n4628 rules/rise_of_totalitarianism/rules.yaml:1180:27\n4630 rules/rise_of_totalitarianism/rules.yaml:1182:27\n4631 rules/rise_of_totalitarianism/rules.yaml:1183:27\n4632 rules/rise_of_totalitarianism/rules.yaml:1184:31\n4634 rules/rise_of_totalitarianism/rules.yaml:1187:11\n4635 rules/rise_of_totalitarianism/rules.yaml:1188:11\n4661 rules/rise_of_totalitarianism/rules.yaml:1189:11\n4662 rules/rise_of_totalitarianism/rules.yaml:1190:11\n4663 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4664 rules/rise_of_totalitarianism/rules.yaml:1192:11\n4665 rules/rise_of_totalitarianism/rules.yaml:1194:15\n4667 rules/rise_of_totalitarianism/rules.yaml:1196:15\n4674 rules/rise_of_totalitarianism/rules.yaml:1197:15\n4675 rules/rise_of_totalitarianism/rules.yaml:1198:15\n4676 rules/rise_of_totalitarianism/rules.yaml:1199:15\n4677 rules/rise_of_totalitarianism/rules.yaml:1201:15\n4678 rules/rise_of_totalitarianism/rules.yaml:1202:19\n4679 rules/rise_of_totalitarianism/rules.yaml:1203:19\n4680 rules/rise_of_totalitarianism/rules.yaml:1204:23\n4682 rules/rise_of_totalitarianism/rules.yaml:1206:15\n4689 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4701 rules/rise_of_totalitarianism/rules.yaml:1208:15\n4702 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4703 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4704 rules/rise_of_totalitarianism/rules.yaml:1213:19\n4713 rules/rise_of_totalitarianism/rules.yaml:1214:19\n4714 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4715 rules/rise_of_totalitarianism/rules.yaml:1216:23\n4716 rules/rise_of_totalitarianism/rules.yaml:1217:19\n4717 rules/rise_of_totalitarianism/rules.yaml:1218:23\n4719 rules/rise_of_totalitarianism/rules.yaml:1220:11\n4731 rules/rise_of_totalitarianism/rules.yaml:1221:11\n4732 rules/rise_of_totalitarianism/rules.yaml:1223:15\n4734 rules/rise_of_totalitarianism/rules.yaml:1225:15\n4741 rules/rise_of_totalitarianism/rules.yaml:1226:15\n4742 rules/rise_of_totalitarianism/rules.yaml:1227:15\n4743 rules/rise_of_totalitarianism/rules.yaml:1228:15\n4744 rules/rise_of_totalitarianism/rules.yaml:1230:15\n4745 rules/rise_of_totalitarianism/rules.yaml:1231:19\n4746 rules/rise_of_totalitarianism/rules.yaml:1232:19\n4747 rules/rise_of_totalitarianism/rules.yaml:1233:19\n4748 rules/rise_of_totalitarianism/rules.yaml:1234:19\n4750 rules/rise_of_totalitarianism/rules.yaml:1237:11\n4755 rules/rise_of_totalitarianism/rules.yaml:1238:11\n4756 rules/rise_of_totalitarianism/rules.yaml:1239:11\n4757 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4762 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4763 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4764 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4765 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4766 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4767 rules/rise_of_totalitarianism/rules.yaml:1247:15\n4768 rules/rise_of_totalitarianism/rules.yaml:1248:19\n4769 rules/rise_of_totalitarianism/rules.yaml:1249:19\n4775 rules/rise_of_totalitarianism/rules.yaml:1251:19\n4776 rules/rise_of_totalitarianism/rules.yaml:1252:19\n4778 rules/rise_of_totalitarianism/rules.yaml:1254:15\n4783 rules/rise_of_totalitarianism/rules.yaml:1255:15\n4790 rules/rise_of_totalitarianism/rules.yaml:1256:15\n4791 rules/rise_of_totalitarianism/rules.yaml:1257:15\n4792 rules/rise_of_totalitarianism/rules.yaml:1258:15\n4793 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4794 rules/rise_of_totalitarianism/rules.yaml:1261:19\n4808 rules/rise_of_totalitarianism/rules.yaml:1262:19\n4809 rules/rise_of_totalitarianism/rules.yaml:1263:23\n4825 rules/rise_of_totalitarianism/rules.yaml:1264:19\n4826 rules/rise_of_totalitarianism/rules.yaml:1265:23\n4833 rules/rise_of_totalitarianism/rules.yaml:1266:23\n4834 rules/rise_of_totalitarianism/rules.yaml:1267:19\n4835 rules/rise_of_totalitarianism/rules.yaml:1268:23\n4839 rules/rise_of_totalitarianism/rules.yaml:1270:19\n4840 rules/rise_of_totalitarianism/rules.yaml:1271:23\n4841 rules/rise_of_totalitarianism/rules.yaml:1272:7\n4842 rules/rise_of_totalitarianism/rules.yaml:1273:11\n4843 rules/rise_of_totalitarianism/rules.yaml:1274:15\n4845 rules/rise_of_totalitarianism/rules.yaml:1276:15\n4848 rules/rise_of_totalitarianism/rules.yaml:1279:7\n4849 rules/rise_of_totalitarianism/rules.yaml:1280:11\n4850 rules/rise_of_totalitarianism/rules.yaml:1281:15\n4852 rules/rise_of_totalitarianism/rules.yaml:1283:15\n4853 rules/rise_of_totalitarianism/rules.yaml:1284:7\n4854 rules/rise_of_totalitarianism/rules.yaml:1285:11\n4855 rules/rise_of_totalitarianism/rules.yaml:1286:15\n4857 rules/rise_of_totalitarianism/rules.yaml:1288:11\n4862 rules/rise_of_totalitarianism/rules.yaml:1053:7\n4863 rules/rise_of_totalitarianism/rules.yaml:1054:11\n4864 rules/rise_of_totalitarianism/rules.yaml:1055:15\n4865 rules/rise_of_totalitarianism/rules.yaml:1056:19\n4866 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4867 rules/rise_of_totalitarianism/rules.yaml:1058:15\n4869 rules/rise_of_totalitarianism/rules.yaml:1059:7\n4870 rules/rise_of_totalitarianism/rules.yaml:1060:7\n4871 rules/rise_of_totalitarianism/rules.yaml:1061:7\n4876 rules/rise_of_totalitarianism/rules.yaml:1062:11\n4877 rules/rise_of_totalitarianism/rules.yaml:1063:11\n4878 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4884 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4885 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4886 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4893 rules/rise_of_totalitarianism/rules.yaml:1068:19\n4898 rules/rise_of_totalitarianism/rules.yaml:1950:7\n4899 rules/rise_of_totalitarianism/rules.yaml:1951:11\n4900 rules/rise_of_totalitarianism/rules.yaml:1952:15\n4916 rules/rise_of_totalitarianism/rules.yaml:1953:15\n4917 rules/rise_of_totalitarianism/rules.yaml:1954:19\n4924 rules/rise_of_totalitarianism/rules.yaml:1955:19\n4925 rules/rise_of_totalitarianism/rules.yaml:1956:19\n4927 rules/rise_of_totalitarianism/rules.yaml:1957:19\n4928 rules/rise_of_totalitarianism/rules.yaml:1958:19\n4929 rules/rise_of_totalitarianism/rules.yaml:1959:19\n4931 rules/rise_of_totalitarianism/rules.yaml:1961:7\n4932 rules/rise_of_totalitarianism/rules.yaml:1962:11\n4933 rules/rise_of_totalitarianism/rules.yaml:1963:15\n4935 rules/rise_of_totalitarianism/rules.yaml:1965:7\n4936 rules/rise_of_totalitarianism/rules.yaml:1966:11\n4946 rules/rise_of_totalitarianism/rules.yaml:1967:11\n4947 rules/rise_of_totalitarianism/rules.yaml:1968:15\n4954 rules/rise_of_totalitarianism/rules.yaml:1969:15\n4955 rules/rise_of_totalitarianism/rules.yaml:1970:19\n4960 rules/rise_of_totalitarianism/rules.yaml:1640:7\n4961 rules/rise_of_totalitarianism/rules.yaml:1641:11\n4962 rules/rise_of_totalitarianism/rules.yaml:1642:11\n4968 rules/rise_of_totalitarianism/rules.yaml:1643:11\n4973 rules/rise_of_totalitarianism/rules.yaml:1644:11\n4974 rules/rise_of_totalitarianism/rules.yaml:1645:15\n4975 rules/rise_of_totalitarianism/rules.yaml:1646:15\n4976 rules/rise_of_totalitarianism/rules.yaml:1647:19\n4979 rules/rise_of_totalitarianism/rules.yaml:1648:19\n4989 rules/rise_of_totalitarianism/rules.yaml:1649:19\n4995 rules/rise_of_totalitarianism/rules.yaml:1934:7\n5007 rules/rise_of_totalitarianism/rules.yaml:1935:7\n5008 rules/rise_of_totalitarianism/rules.yaml:1936:11\n5009 rules/rise_of_totalitarianism/rules.yaml:1937:11\n5010 rules/rise_of_totalitarianism/rules.yaml:1938:15\n5011 rules/rise_of_totalitarianism/rules.yaml:1939:15\n5012 rules/rise_of_totalitarianism/rules.yaml:1940:15\n5013 rules/rise_of_totalitarianism/rules.yaml:1941:15\n5014 rules/rise_of_totalitarianism/rules.yaml:1942:15\n5019 rules/rise_of_totalitarianism/flow.yaml:23:3\n5024 rules/rise_of_totalitarianism/flow.yaml:27:7\n5026 rules/rise_of_totalitarianism/flow.yaml:28:7\n5027 rules/rise_of_totalitarianism/flow.yaml:29:7\n5028 rules/rise_of_totalitarianism/flow.yaml:30:7\n5029 rules/rise_of_totalitarianism/flow.yaml:31:11\n5034 rules/rise_of_totalitarianism/flow.yaml:32:11\n5035 rules/rise_of_totalitarianism/flow.yaml:33:15\n5042 rules/rise_of_totalitarianism/flow.yaml:34:15\n5043 rules/rise_of_totalitarianism/flow.yaml:35:19\n5046 rules/rise_of_totalitarianism/flow.yaml:36:19\n5056 rules/rise_of_totalitarianism/flow.yaml:37:7\n5063 rules/rise_of_totalitarianism/flow.yaml:38:7\n5064 rules/rise_of_totalitarianism/flow.yaml:39:11\n5065 rules/rise_of_totalitarianism/flow.yaml:40:15\n5084 rules/rise_of_totalitarianism/flow.yaml:41:15\n5085 rules/rise_of_totalitarianism/flow.yaml:43:7\n5088 rules/rise_of_totalitarianism/flow.yaml:44:7\n5089 rules/rise_of_totalitarianism/flow.yaml:45:11\n5090 rules/rise_of_totalitarianism/flow.yaml:47:7\n5091 rules/rise_of_totalitarianism/flow.yaml:48:11\n5092 rules/rise_of_totalitarianism/flow.yaml:49:7\n5093 rules/rise_of_totalitarianism/flow.yaml:50:11\n5094 rules/rise_of_totalitarianism/flow.yaml:51:11\n5095 rules/rise_of_totalitarianism/flow.yaml:52:15\n5096 rules/rise_of_totalitarianism/flow.yaml:53:15\n5110 rules/rise_of_totalitarianism/flow.yaml:54:15\n5117 rules/rise_of_totalitarianism/flow.yaml:55:15\n5118 rules/rise_of_totalitarianism/flow.yaml:57:7\n5119 rules/rise_of_totalitarianism/flow.yaml:58:7\n5120 rules/rise_of_totalitarianism/flow.yaml:59:11\n5121 rules/rise_of_totalitarianism/flow.yaml:60:11\n5126 rules/rise_of_totalitarianism/flow.yaml:61:15\n5133 rules/rise_of_totalitarianism/flow.yaml:62:15\n5134 rules/rise_of_totalitarianism/flow.yaml:63:19\n5136 rules/rise_of_totalitarianism/flow.yaml:65:19\n5139 rules/rise_of_totalitarianism/flow.yaml:66:19\n5152 rules/rise_of_totalitarianism/flow.yaml:84:3\n5153 rules/rise_of_totalitarianism/flow.yaml:84:3\n5157 rules/rise_of_totalitarianism/flow.yaml:88:7\n5158 rules/rise_of_totalitarianism/flow.yaml:89:11\n5159 rules/rise_of_totalitarianism/flow.yaml:90:15\n5160 rules/rise_of_totalitarianism/flow.yaml:91:7\n5161 rules/rise_of_totalitarianism/flow.yaml:92:7\n5162 rules/rise_of_totalitarianism/flow.yaml:93:7\n5163 rules/rise_of_totalitarianism/flow.yaml:94:7\n5164 rules/rise_of_totalitarianism/flow.yaml:95:7\n5165 rules/rise_of_totalitarianism/flow.yaml:96:7\n5166 rules/rise_of_totalitarianism/flow.yaml:97:7\n5167 rules/rise_of_totalitarianism/flow.yaml:98:7\n5168 rules/rise_of_totalitarianism/flow.yaml:99:7\n5172 rules/rise_of_totalitarianism/flow.yaml:16:3\n5176 rules/rise_of_totalitarianism/flow.yaml:20:7\n5177 rules/rise_of_totalitarianism/flow.yaml:21:7\n5181 rules/rise_of_totalitarianism/flow.yaml:68:3\n5186 rules/rise_of_totalitarianism/flow.yaml:72:7\n5191 rules/rise_of_totalitarianism/flow.yaml:73:11\n5193 rules/rise_of_totalitarianism/flow.yaml:75:11\n5194 rules/rise_of_totalitarianism/flow.yaml:76:11\n5195 rules/rise_of_totalitarianism/flow.yaml:77:11\n5196 rules/rise_of_totalitarianism/flow.yaml:78:15\n5197 rules/rise_of_totalitarianism/flow.yaml:79:11\n5198 rules/rise_of_totalitarianism/flow.yaml:80:11\n5199 rules/rise_of_totalitarianism/flow.yaml:81:7\n5200 rules/rise_of_totalitarianism/flow.yaml:82:11\n5205 rules/rise_of_totalitarianism/rules.yaml:2154:7\n5212 rules/rise_of_totalitarianism/rules.yaml:2155:7\n5217 rules/rise_of_totalitarianism/rules.yaml:2156:7\n5218 rules/rise_of_totalitarianism/rules.yaml:2157:7\n5224 rules/rise_of_totalitarianism/rules.yaml:2128:7\n5233 rules/rise_of_totalitarianism/rules.yaml:2129:7\n5234 rules/rise_of_totalitarianism/rules.yaml:2130:7\n5235 rules/rise_of_totalitarianism/rules.yaml:2131:11\n5236 rules/rise_of_totalitarianism/rules.yaml:2132:15\n5237 rules/rise_of_totalitarianism/rules.yaml:2133:19\n5238 rules/rise_of_totalitarianism/rules.yaml:2134:19\n5239 rules/rise_of_totalitarianism/rules.yaml:2135:19\n5240 rules/rise_of_totalitarianism/rules.yaml:2137:7\n5255 rules/rise_of_totalitarianism/rules.yaml:1035:7\n5256 rules/rise_of_totalitarianism/rules.yaml:1036:7\n5267 rules/rise_of_totalitarianism/rules.yaml:1037:11\n5276 rules/rise_of_totalitarianism/rules.yaml:1038:11\n5277 rules/rise_of_totalitarianism/rules.yaml:1039:15\n5286 rules/rise_of_totalitarianism/rules.yaml:1041:15\n5299 rules/rise_of_totalitarianism/rules.yaml:1042:15\n5300 rules/rise_of_totalitarianism/rules.yaml:1043:19\n5302 rules/rise_of_totalitarianism/rules.yaml:1045:19\n5304 rules/rise_of_totalitarianism/rules.yaml:1046:19\n5306 rules/rise_of_totalitarianism/rules.yaml:1047:19\n5307 rules/rise_of_totalitarianism/rules.yaml:1048:19\n5335 rules/rise_of_totalitarianism/rules.yaml:894:7\n5340 rules/rise_of_totalitarianism/rules.yaml:911:15\n5341 rules/rise_of_totalitarianism/rules.yaml:912:19\n5342 rules/rise_of_totalitarianism/rules.yaml:913:15\n5343 rules/rise_of_totalitarianism/rules.yaml:914:15\n5346 rules/rise_of_totalitarianism/rules.yaml:916:15\n5347 rules/rise_of_totalitarianism/rules.yaml:917:15\n5348 rules/rise_of_totalitarianism/rules.yaml:918:15\n5349 rules/rise_of_totalitarianism/rules.yaml:919:19\n5350 rules/rise_of_totalitarianism/rules.yaml:920:15\n5351 rules/rise_of_totalitarianism/rules.yaml:921:19\n5352 rules/rise_of_totalitarianism/rules.yaml:922:19\n5354 rules/rise_of_totalitarianism/rules.yaml:923:19\n5360 rules/rise_of_totalitarianism/rules.yaml:896:15\n5367 rules/rise_of_totalitarianism/rules.yaml:897:15\n5371 rules/rise_of_totalitarianism/rules.yaml:899:15\n5372 rules/rise_of_totalitarianism/rules.yaml:900:15\n5375 rules/rise_of_totalitarianism/rules.yaml:903:19\n5378 rules/rise_of_totalitarianism/rules.yaml:901:19\n5385 rules/rise_of_totalitarianism/rules.yaml:904:15\n5388 rules/rise_of_totalitarianism/rules.yaml:908:19\n5391 rules/rise_of_totalitarianism/rules.yaml:905:19\n5392 rules/rise_of_totalitarianism/rules.yaml:906:19\n5399 rules/rise_of_totalitarianism/rules.yaml:909:15\n5403 rules/rise_of_totalitarianism/rules.yaml:925:15\n5404 rules/rise_of_totalitarianism/rules.yaml:926:15\n5405 rules/rise_of_totalitarianism/rules.yaml:927:15\n5406 rules/rise_of_totalitarianism/rules.yaml:928:15\n5411 rules/rise_of_totalitarianism/rules.yaml:929:19\n5431 rules/rise_of_totalitarianism/rules.yaml:1549:7\n5445 rules/rise_of_totalitarianism/rules.yaml:1550:11\n5451 rules/rise_of_totalitarianism/rules.yaml:1551:15\n5477 rules/rise_of_totalitarianism/rules.yaml:1126:7\n5478 rules/rise_of_totalitarianism/rules.yaml:1127:7\n5479 rules/rise_of_totalitarianism/rules.yaml:1128:7\n5493 rules/rise_of_totalitarianism/rules.yaml:1129:11\n5512 rules/rise_of_totalitarianism/rules.yaml:1130:11\n5513 rules/rise_of_totalitarianism/rules.yaml:1131:15\n5522 rules/rise_of_totalitarianism/rules.yaml:1133:15\n5535 rules/rise_of_totalitarianism/rules.yaml:1134:15\n5536 rules/rise_of_totalitarianism/rules.yaml:1135:19\n5542 rules/rise_of_totalitarianism/rules.yaml:1137:19\n5547 rules/rise_of_totalitarianism/rules.yaml:1138:19\n5552 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5577 rules/rise_of_totalitarianism/rules.yaml:825:7\n5580 rules/rise_of_totalitarianism/rules.yaml:834:15\n5581 rules/rise_of_totalitarianism/rules.yaml:835:15\n5583 rules/rise_of_totalitarianism/rules.yaml:836:15\n5585 rules/rise_of_totalitarianism/rules.yaml:837:15\n5588 rules/rise_of_totalitarianism/rules.yaml:839:15\n5589 rules/rise_of_totalitarianism/rules.yaml:840:15\n5592 rules/rise_of_totalitarianism/rules.yaml:842:15\n5593 rules/rise_of_totalitarianism/rules.yaml:843:19\n5598 rules/rise_of_totalitarianism/rules.yaml:844:19\n5608 rules/rise_of_totalitarianism/rules.yaml:846:15\n5609 rules/rise_of_totalitarianism/rules.yaml:847:19\n5614 rules/rise_of_totalitarianism/rules.yaml:848:19\n5624 rules/rise_of_totalitarianism/rules.yaml:850:15\n5632 rules/rise_of_totalitarianism/rules.yaml:851:19\n5633 rules/rise_of_totalitarianism/rules.yaml:852:23\n5635 rules/rise_of_totalitarianism/rules.yaml:853:23\n5637 rules/rise_of_totalitarianism/rules.yaml:855:23\n5640 rules/rise_of_totalitarianism/rules.yaml:857:15\n5643 rules/rise_of_totalitarianism/rules.yaml:827:15\n5644 rules/rise_of_totalitarianism/rules.yaml:828:15\n5655 rules/rise_of_totalitarianism/rules.yaml:829:19\n5661 rules/rise_of_totalitarianism/rules.yaml:830:19\n5674 rules/rise_of_totalitarianism/rules.yaml:831:19\n5681 rules/rise_of_totalitarianism/rules.yaml:832:19\n5701 rules/rise_of_totalitarianism/rules.yaml:1534:7\n5702 rules/rise_of_totalitarianism/rules.yaml:1535:11\n5703 rules/rise_of_totalitarianism/rules.yaml:1536:7\n5704 rules/rise_of_totalitarianism/rules.yaml:1537:7\n5712 rules/rise_of_totalitarianism/rules.yaml:1538:11\n5725 rules/rise_of_totalitarianism/rules.yaml:1540:15\n5728 rules/rise_of_totalitarianism/rules.yaml:1541:7\n5729 rules/rise_of_totalitarianism/rules.yaml:1542:11\n5730 rules/rise_of_totalitarianism/rules.yaml:1543:15\n5737 rules/rise_of_totalitarianism/rules.yaml:1544:15\n5760 rules/rise_of_totalitarianism/rules.yaml:1720:7\n5768 rules/rise_of_totalitarianism/rules.yaml:1721:11\n5781 rules/rise_of_totalitarianism/rules.yaml:1722:11\n5782 rules/rise_of_totalitarianism/rules.yaml:1723:15\n5784 rules/rise_of_totalitarianism/rules.yaml:1724:15\n5787 rules/rise_of_totalitarianism/rules.yaml:1725:15\n5790 rules/rise_of_totalitarianism/rules.yaml:1726:7\n5791 rules/rise_of_totalitarianism/rules.yaml:1727:11\n5807 rules/rise_of_totalitarianism/rules.yaml:1728:15\n5808 rules/rise_of_totalitarianism/rules.yaml:1729:15\n5809 rules/rise_of_totalitarianism/rules.yaml:1730:15\n5810 rules/rise_of_totalitarianism/rules.yaml:1731:19\n5811 rules/rise_of_totalitarianism/rules.yaml:1732:23\n5813 rules/rise_of_totalitarianism/rules.yaml:1734:23\n5814 rules/rise_of_totalitarianism/rules.yaml:1735:15\n5815 rules/rise_of_totalitarianism/rules.yaml:1736:15\n5819 rules/rise_of_totalitarianism/rules.yaml:1737:15\n5821 rules/rise_of_totalitarianism/rules.yaml:1739:15\n5840 rules/rise_of_totalitarianism/rules.yaml:1571:7\n5843 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5844 rules/rise_of_totalitarianism/rules.yaml:1580:15\n5846 rules/rise_of_totalitarianism/rules.yaml:1581:15\n5848 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5851 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5852 rules/rise_of_totalitarianism/rules.yaml:1585:15\n5855 rules/rise_of_totalitarianism/rules.yaml:1587:15\n5856 rules/rise_of_totalitarianism/rules.yaml:1588:19\n5865 rules/rise_of_totalitarianism/rules.yaml:1589:19\n5875 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5876 rules/rise_of_totalitarianism/rules.yaml:1592:19\n5885 rules/rise_of_totalitarianism/rules.yaml:1593:19\n5897 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5900 rules/rise_of_totalitarianism/rules.yaml:1573:15\n5901 rules/rise_of_totalitarianism/rules.yaml:1574:15\n5915 rules/rise_of_totalitarianism/rules.yaml:1575:19\n5935 rules/rise_of_totalitarianism/rules.yaml:1576:19\n5942 rules/rise_of_totalitarianism/rules.yaml:1577:19\n5946 rules/rise_of_totalitarianism/rules.yaml:1595:15\n5960 rules/rise_of_totalitarianism/rules.yaml:1596:19\n5987 rules/rise_of_totalitarianism/rules.yaml:1294:7\n5988 rules/rise_of_totalitarianism/rules.yaml:1295:7\n5989 rules/rise_of_totalitarianism/rules.yaml:1296:11\n5990 rules/rise_of_totalitarianism/rules.yaml:1297:15\n5994 rules/rise_of_totalitarianism/rules.yaml:1298:11\n5995 rules/rise_of_totalitarianism/rules.yaml:1299:7\n6006 rules/rise_of_totalitarianism/rules.yaml:1300:11\n6007 rules/rise_of_totalitarianism/rules.yaml:1301:11\n6024 rules/rise_of_totalitarianism/rules.yaml:1302:11\n6025 rules/rise_of_totalitarianism/rules.yaml:1303:11\n6036 rules/rise_of_totalitarianism/rules.yaml:1304:11\n6037 rules/rise_of_totalitarianism/rules.yaml:1305:15\n6040 rules/rise_of_totalitarianism/rules.yaml:1306:15\n6041 rules/rise_of_totalitarianism/rules.yaml:1307:15\n6047 rules/rise_of_totalitarianism/rules.yaml:1309:15\n6048 rules/rise_of_totalitarianism/rules.yaml:1310:15\n6049 rules/rise_of_totalitarianism/rules.yaml:1311:19\n6054 rules/rise_of_totalitarianism/rules.yaml:1312:19\n6062 rules/rise_of_totalitarianism/rules.yaml:1313:15\n6068 rules/rise_of_totalitarianism/rules.yaml:1314:19\n6089 rules/rise_of_totalitarianism/rules.yaml:1315:23\n6094 rules/rise_of_totalitarianism/rules.yaml:1316:7\n6095 rules/rise_of_totalitarianism/rules.yaml:1317:11\n6110 rules/rise_of_totalitarianism/rules.yaml:1608:7\n6120 rules/rise_of_totalitarianism/rules.yaml:1609:7\n6128 rules/rise_of_totalitarianism/rules.yaml:1610:11\n6134 rules/rise_of_totalitarianism/rules.yaml:1611:11\n6142 rules/rise_of_totalitarianism/rules.yaml:1612:15\n6164 rules/rise_of_totalitarianism/rules.yaml:1613:15\n6166 rules/rise_of_totalitarianism/rules.yaml:1614:15\n6167 rules/rise_of_totalitarianism/rules.yaml:1615:15\n6168 rules/rise_of_totalitarianism/rules.yaml:1616:15\n6169 rules/rise_of_totalitarianism/rules.yaml:1617:15\n6192 rules/rise_of_totalitarianism/rules.yaml:1618:15\n6194 rules/rise_of_totalitarianism/rules.yaml:1619:15\n6195 rules/rise_of_totalitarianism/rules.yaml:1620:15\n6196 rules/rise_of_totalitarianism/rules.yaml:1621:15\n6222 rules/rise_of_totalitarianism/rules.yaml:736:7\n6223 rules/rise_of_totalitarianism/rules.yaml:737:7\n6228 rules/rise_of_totalitarianism/rules.yaml:738:11\n6235 rules/rise_of_totalitarianism/rules.yaml:739:11\n6250 rules/rise_of_totalitarianism/rules.yaml:740:7\n6251 rules/rise_of_totalitarianism/rules.yaml:741:11\n6252 rules/rise_of_totalitarianism/rules.yaml:742:7\n6263 rules/rise_of_totalitarianism/rules.yaml:743:11\n6268 rules/rise_of_totalitarianism/rules.yaml:744:11\n6281 rules/rise_of_totalitarianism/rules.yaml:745:11\n6285 rules/rise_of_totalitarianism/rules.yaml:746:7\n6286 rules/rise_of_totalitarianism/rules.yaml:747:7\n6287 rules/rise_of_totalitarianism/rules.yaml:748:11\n6295 rules/rise_of_totalitarianism/rules.yaml:749:7\n6296 rules/rise_of_totalitarianism/rules.yaml:750:7\n6310 rules/rise_of_totalitarianism/rules.yaml:791:7\n6311 rules/rise_of_totalitarianism/rules.yaml:792:7\n6322 rules/rise_of_totalitarianism/rules.yaml:793:11\n6330 rules/rise_of_totalitarianism/rules.yaml:794:7\n6331 rules/rise_of_totalitarianism/rules.yaml:795:11\n6334 rules/rise_of_totalitarianism/rules.yaml:796:11\n6336 rules/rise_of_totalitarianism/rules.yaml:798:11\n6348 rules/rise_of_totalitarianism/rules.yaml:1514:7\n6349 rules/rise_of_totalitarianism/rules.yaml:1515:11\n6350 rules/rise_of_totalitarianism/rules.yaml:1516:11\n6351 rules/rise_of_totalitarianism/rules.yaml:1517:11\n6352 rules/rise_of_totalitarianism/rules.yaml:1518:7\n6353 rules/rise_of_totalitarianism/rules.yaml:1519:11\n6358 rules/rise_of_totalitarianism/rules.yaml:1521:11\n6359 rules/rise_of_totalitarianism/rules.yaml:1522:11\n6360 rules/rise_of_totalitarianism/rules.yaml:1523:11\n6361 rules/rise_of_totalitarianism/rules.yaml:1524:11\n6364 rules/rise_of_totalitarianism/rules.yaml:1528:15\n6365 rules/rise_of_totalitarianism/rules.yaml:1529:15\n6368 rules/rise_of_totalitarianism/rules.yaml:1525:15\n6369 rules/rise_of_totalitarianism/rules.yaml:1526:15\n6388 rules/rise_of_totalitarianism/rules.yaml:952:7\n6389 rules/rise_of_totalitarianism/rules.yaml:953:11\n6394 rules/rise_of_totalitarianism/rules.yaml:955:11\n6395 rules/rise_of_totalitarianism/rules.yaml:956:11\n6396 rules/rise_of_totalitarianism/rules.yaml:957:11\n6397 rules/rise_of_totalitarianism/rules.yaml:958:11\n6398 rules/rise_of_totalitarianism/rules.yaml:959:11\n6399 rules/rise_of_totalitarianism/rules.yaml:960:15\n6404 rules/rise_of_totalitarianism/rules.yaml:961:15\n6412 rules/rise_of_totalitarianism/rules.yaml:962:11\n6413 rules/rise_of_totalitarianism/rules.yaml:963:15\n6418 rules/rise_of_totalitarianism/rules.yaml:964:15\n6426 rules/rise_of_totalitarianism/rules.yaml:965:11\n6431 rules/rise_of_totalitarianism/rules.yaml:966:15\n6432 rules/rise_of_totalitarianism/rules.yaml:967:15\n6452 rules/rise_of_totalitarianism/rules.yaml:968:15\n6479 rules/rise_of_totalitarianism/rules.yaml:1817:7\n6480 rules/rise_of_totalitarianism/rules.yaml:1818:7\n6481 rules/rise_of_totalitarianism/rules.yaml:1819:7\n6482 rules/rise_of_totalitarianism/rules.yaml:1820:11\n6490 rules/rise_of_totalitarianism/rules.yaml:1822:11\n6496 rules/rise_of_totalitarianism/rules.yaml:1823:11\n6501 rules/rise_of_totalitarianism/rules.yaml:1824:15\n6502 rules/rise_of_totalitarianism/rules.yaml:1825:15\n6503 rules/rise_of_totalitarianism/rules.yaml:1826:15\n6504 rules/rise_of_totalitarianism/rules.yaml:1827:11\n6505 rules/rise_of_totalitarianism/rules.yaml:1828:11\n6506 rules/rise_of_totalitarianism/rules.yaml:1829:11\n6518 rules/rise_of_totalitarianism/rules.yaml:1417:7\n6526 rules/rise_of_totalitarianism/rules.yaml:1418:11\n6532 rules/rise_of_totalitarianism/rules.yaml:1419:7\n6538 rules/rise_of_totalitarianism/rules.yaml:1420:7\n6543 rules/rise_of_totalitarianism/rules.yaml:1421:11\n6549 rules/rise_of_totalitarianism/rules.yaml:1422:11\n6569 rules/rise_of_totalitarianism/rules.yaml:1086:7\n6573 rules/rise_of_totalitarianism/rules.yaml:1087:7\n6574 rules/rise_of_totalitarianism/rules.yaml:1088:7\n6582 rules/rise_of_totalitarianism/rules.yaml:1089:11\n6597 rules/rise_of_totalitarianism/rules.yaml:1090:7\n6598 rules/rise_of_totalitarianism/rules.yaml:1091:7\n6614 rules/rise_of_totalitarianism/rules.yaml:2019:7\n6631 rules/rise_of_totalitarianism/rules.yaml:2020:7\n6632 rules/rise_of_totalitarianism/rules.yaml:2021:7\n6633 rules/rise_of_totalitarianism/rules.yaml:2022:7\n6636 rules/rise_of_totalitarianism/rules.yaml:2023:11\n6637 rules/rise_of_totalitarianism/rules.yaml:2024:11\n6639 rules/rise_of_totalitarianism/rules.yaml:2025:11\n6640 rules/rise_of_totalitarianism/rules.yaml:2026:11\n6641 rules/rise_of_totalitarianism/rules.yaml:2027:11\n6642 rules/rise_of_totalitarianism/rules.yaml:2028:11\n6644 rules/rise_of_totalitarianism/rules.yaml:2030:11\n6645 rules/rise_of_totalitarianism/rules.yaml:2031:11\n6647 rules/rise_of_totalitarianism/rules.yaml:2032:11\n6648 rules/rise_of_totalitarianism/rules.yaml:2033:11\n6649 rules/rise_of_totalitarianism/rules.yaml:2034:11\n6650 rules/rise_of_totalitarianism/rules.yaml:2035:11\n6651 rules/rise_of_totalitarianism/rules.yaml:2036:11\n6653 rules/rise_of_totalitarianism/rules.yaml:2038:11\n6666 rules/rise_of_totalitarianism/rules.yaml:807:7\n6670 rules/rise_of_totalitarianism/rules.yaml:808:11\n6671 rules/rise_of_totalitarianism/rules.yaml:809:7\n6672 rules/rise_of_totalitarianism/rules.yaml:810:7\n6695 rules/rise_of_totalitarianism/rules.yaml:811:11\n6710 rules/rise_of_totalitarianism/rules.yaml:812:7\n6711 rules/rise_of_totalitarianism/rules.yaml:813:11\n6712 rules/rise_of_totalitarianism/rules.yaml:814:11\n6720 rules/rise_of_totalitarianism/rules.yaml:816:11\n6733 rules/rise_of_totalitarianism/rules.yaml:817:11\n6734 rules/rise_of_totalitarianism/rules.yaml:818:11\n6735 rules/rise_of_totalitarianism/rules.yaml:819:11\n6751 rules/rise_of_totalitarianism/rules.yaml:1108:7\n6752 rules/rise_of_totalitarianism/rules.yaml:1109:11\n6753 rules/rise_of_totalitarianism/rules.yaml:1110:11\n6754 rules/rise_of_totalitarianism/rules.yaml:1111:15\n6759 rules/rise_of_totalitarianism/rules.yaml:1112:15\n6778 rules/rise_of_totalitarianism/rules.yaml:1114:11\n6779 rules/rise_of_totalitarianism/rules.yaml:1115:11\n6784 rules/rise_of_totalitarianism/rules.yaml:1116:11\n6803 rules/rise_of_totalitarianism/rules.yaml:1118:11\n6811 rules/rise_of_totalitarianism/rules.yaml:1119:11\n6812 rules/rise_of_totalitarianism/rules.yaml:1120:11\n6833 rules/rise_of_totalitarianism/rules.yaml:1690:7\n6834 rules/rise_of_totalitarianism/rules.yaml:1691:7\n6835 rules/rise_of_totalitarianism/rules.yaml:1692:7\n6843 rules/rise_of_totalitarianism/rules.yaml:1693:11\n6851 rules/rise_of_totalitarianism/rules.yaml:1694:7\n6852 rules/rise_of_totalitarianism/rules.yaml:1695:11\n6854 rules/rise_of_totalitarianism/rules.yaml:1696:11\n6857 rules/rise_of_totalitarianism/rules.yaml:1697:11\n6864 rules/rise_of_totalitarianism/rules.yaml:1699:11\n6865 rules/rise_of_totalitarianism/rules.yaml:1700:11\n6866 rules/rise_of_totalitarianism/rules.yaml:1701:11\n6867 rules/rise_of_totalitarianism/rules.yaml:1702:11\n6868 rules/rise_of_totalitarianism/rules.yaml:1703:15\n6869 rules/rise_of_totalitarianism/rules.yaml:1704:19\n6870 rules/rise_of_totalitarianism/rules.yaml:1705:15\n6871 rules/rise_of_totalitarianism/rules.yaml:1706:11\n6872 rules/rise_of_totalitarianism/rules.yaml:1707:11\n6874 rules/rise_of_totalitarianism/rules.yaml:1708:11\n6875 rules/rise_of_totalitarianism/rules.yaml:1709:11\n6880 rules/rise_of_totalitarianism/rules.yaml:1710:15\n6906 rules/rise_of_totalitarianism/rules.yaml:2047:7\n6923 rules/rise_of_totalitarianism/rules.yaml:2048:7\n6942 rules/rise_of_totalitarianism/rules.yaml:2049:11\n6948 rules/rise_of_totalitarianism/rules.yaml:2050:11\n6949 rules/rise_of_totalitarianism/rules.yaml:2051:15\n6950 rules/rise_of_totalitarianism/rules.yaml:2052:15\n6951 rules/rise_of_totalitarianism/rules.yaml:2053:19\n6952 rules/rise_of_totalitarianism/rules.yaml:2054:23\n6953 rules/rise_of_totalitarianism/rules.yaml:2055:27\n6954 rules/rise_of_totalitarianism/rules.yaml:2056:27\n6955 rules/rise_of_totalitarianism/rules.yaml:2057:15\n6956 rules/rise_of_totalitarianism/rules.yaml:2058:15\n6979 rules/rise_of_totalitarianism/rules.yaml:1353:7\n6990 rules/rise_of_totalitarianism/rules.yaml:1354:11\n7008 rules/rise_of_totalitarianism/rules.yaml:1355:11\n7014 rules/rise_of_totalitarianism/rules.yaml:1356:15\n7015 rules/rise_of_totalitarianism/rules.yaml:1357:15\n7016 rules/rise_of_totalitarianism/rules.yaml:1358:15\n7033 rules/rise_of_totalitarianism/rules.yaml:1359:15\n7034 rules/rise_of_totalitarianism/rules.yaml:1360:15\n7051 rules/rise_of_totalitarianism/rules.yaml:1361:15\n7052 rules/rise_of_totalitarianism/rules.yaml:1362:15\n7053 rules/rise_of_totalitarianism/rules.yaml:1363:19\n7054 rules/rise_of_totalitarianism/rules.yaml:1364:19\n7055 rules/rise_of_totalitarianism/rules.yaml:1365:23\n7056 rules/rise_of_totalitarianism/rules.yaml:1366:19\n7057 rules/rise_of_totalitarianism/rules.yaml:1367:23\n7058 rules/rise_of_totalitarianism/rules.yaml:1368:23\n7059 rules/rise_of_totalitarianism/rules.yaml:1369:23\n7061 rules/rise_of_totalitarianism/rules.yaml:1371:23\n7093 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7098 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7100 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7101 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7102 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7103 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7104 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7105 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7118 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7119 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7144 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7150 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7156 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7157 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7177 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7213 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7214 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7220 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7221 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7241 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7271 rules/rise_of_totalitarianism/rules.yaml:1376:7\n7285 rules/rise_of_totalitarianism/rules.yaml:1377:11\n7295 rules/rise_of_totalitarianism/rules.yaml:1378:11\n7301 rules/rise_of_totalitarianism/rules.yaml:1379:15\n7302 rules/rise_of_totalitarianism/rules.yaml:1380:15\n7322 rules/rise_of_totalitarianism/rules.yaml:1381:15\n7323 rules/rise_of_totalitarianism/rules.yaml:1382:15\n7329 rules/rise_of_totalitarianism/rules.yaml:1383:15\n7330 rules/rise_of_totalitarianism/rules.yaml:1384:15\n7331 rules/rise_of_totalitarianism/rules.yaml:1385:19\n7337 rules/rise_of_totalitarianism/rules.yaml:1386:19\n7343 rules/rise_of_totalitarianism/rules.yaml:1388:19\n7344 rules/rise_of_totalitarianism/rules.yaml:1389:19\n7345 rules/rise_of_totalitarianism/rules.yaml:1390:23\n7351 rules/rise_of_totalitarianism/rules.yaml:1392:23\n7352 rules/rise_of_totalitarianism/rules.yaml:1393:23\n7357 rules/rise_of_totalitarianism/rules.yaml:1394:27\n7362 rules/rise_of_totalitarianism/rules.yaml:1395:23\n7363 rules/rise_of_totalitarianism/rules.yaml:1396:23\n7364 rules/rise_of_totalitarianism/rules.yaml:1397:23\n7365 rules/rise_of_totalitarianism/rules.yaml:1398:27\n7366 rules/rise_of_totalitarianism/rules.yaml:1399:23\n7367 rules/rise_of_totalitarianism/rules.yaml:1400:23\n7368 rules/rise_of_totalitarianism/rules.yaml:1401:23\n7369 rules/rise_of_totalitarianism/rules.yaml:1402:27\n7370 rules/rise_of_totalitarianism/rules.yaml:1403:27\n7375 rules/rise_of_totalitarianism/rules.yaml:1404:27\n7378 rules/rise_of_totalitarianism/rules.yaml:1405:27\n7379 rules/rise_of_totalitarianism/rules.yaml:1406:27\n7380 rules/rise_of_totalitarianism/rules.yaml:1407:27\n7381 rules/rise_of_totalitarianism/rules.yaml:1408:27\n7382 rules/rise_of_totalitarianism/rules.yaml:1409:31\n7386 rules/rise_of_totalitarianism/rules.yaml:1410:27\n7390 rules/rise_of_totalitarianism/rules.yaml:1411:27\n7391 rules/rise_of_totalitarianism/rules.yaml:1412:23\n7453 rules/rise_of_totalitarianism/rules.yaml:1427:7\n7464 rules/rise_of_totalitarianism/rules.yaml:1428:11\n7469 rules/rise_of_totalitarianism/rules.yaml:1429:15\n7470 rules/rise_of_totalitarianism/rules.yaml:1430:19\n7472 rules/rise_of_totalitarianism/rules.yaml:1431:15\n7473 rules/rise_of_totalitarianism/rules.yaml:1432:15\n7474 rules/rise_of_totalitarianism/rules.yaml:1433:15\n7481 rules/rise_of_totalitarianism/rules.yaml:1434:15\n7482 rules/rise_of_totalitarianism/rules.yaml:1435:19\n7500 rules/rise_of_totalitarianism/rules.yaml:1436:23\n7503 rules/rise_of_totalitarianism/rules.yaml:1437:23\n7526 rules/rise_of_totalitarianism/rules.yaml:1438:15\n7527 rules/rise_of_totalitarianism/rules.yaml:1439:15\n7528 rules/rise_of_totalitarianism/rules.yaml:1440:19\n7531 rules/rise_of_totalitarianism/rules.yaml:1441:19\n7533 rules/rise_of_totalitarianism/rules.yaml:1442:19\n7534 rules/rise_of_totalitarianism/rules.yaml:1443:19\n7539 rules/rise_of_totalitarianism/rules.yaml:1444:23\n7542 rules/rise_of_totalitarianism/rules.yaml:1445:23\n7543 rules/rise_of_totalitarianism/rules.yaml:1446:19\n7544 rules/rise_of_totalitarianism/rules.yaml:1447:15\n7549 rules/rise_of_totalitarianism/rules.yaml:1448:15\n7554 rules/rise_of_totalitarianism/rules.yaml:1449:15\n7555 rules/rise_of_totalitarianism/rules.yaml:1450:15\n7565 rules/rise_of_totalitarianism/rules.yaml:1451:15\n7571 rules/rise_of_totalitarianism/rules.yaml:1452:19\n7574 rules/rise_of_totalitarianism/rules.yaml:1453:11\n7603 rules/rise_of_totalitarianism/rules.yaml:1758:7\n7604 rules/rise_of_totalitarianism/rules.yaml:1759:7\n7605 rules/rise_of_totalitarianism/rules.yaml:1760:7\n7613 rules/rise_of_totalitarianism/rules.yaml:1761:11\n7626 rules/rise_of_totalitarianism/rules.yaml:1762:11\n7627 rules/rise_of_totalitarianism/rules.yaml:1763:15\n7628 rules/rise_of_totalitarianism/rules.yaml:1764:15\n7631 rules/rise_of_totalitarianism/rules.yaml:1765:7\n7643 rules/rise_of_totalitarianism/rules.yaml:1766:7\n7649 rules/rise_of_totalitarianism/rules.yaml:1767:7\n7657 rules/rise_of_totalitarianism/rules.yaml:1768:11\n7665 rules/rise_of_totalitarianism/rules.yaml:1769:11\n7670 rules/rise_of_totalitarianism/rules.yaml:1770:15\n7671 rules/rise_of_totalitarianism/rules.yaml:1771:15\n7696 rules/rise_of_totalitarianism/rules.yaml:1002:7\n7697 rules/rise_of_totalitarianism/rules.yaml:1003:7\n7711 rules/rise_of_totalitarianism/rules.yaml:1004:11\n7721 rules/rise_of_totalitarianism/rules.yaml:1005:11\n7722 rules/rise_of_totalitarianism/rules.yaml:1006:15\n7731 rules/rise_of_totalitarianism/rules.yaml:1008:15\n7744 rules/rise_of_totalitarianism/rules.yaml:1009:15\n7745 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7754 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7767 rules/rise_of_totalitarianism/rules.yaml:1013:19\n7771 rules/rise_of_totalitarianism/rules.yaml:1014:19\n7773 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7774 rules/rise_of_totalitarianism/rules.yaml:1016:19\n7775 rules/rise_of_totalitarianism/rules.yaml:1017:19\n7776 rules/rise_of_totalitarianism/rules.yaml:1018:19\n7799 rules/rise_of_totalitarianism/rules.yaml:1019:19\n7801 rules/rise_of_totalitarianism/rules.yaml:1020:19\n7802 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7807 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7815 rules/rise_of_totalitarianism/rules.yaml:1023:23\n7829 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7831 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7833 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7834 rules/rise_of_totalitarianism/rules.yaml:1027:19\n7835 rules/rise_of_totalitarianism/rules.yaml:1028:19\n7840 rules/rise_of_totalitarianism/rules.yaml:1029:7\n7869 rules/rise_of_totalitarianism/rules.yaml:969:3\n7875 rules/rise_of_totalitarianism/rules.yaml:2160:14\n7903 rules/rise_of_totalitarianism/rules.yaml:973:7\n7904 rules/rise_of_totalitarianism/rules.yaml:974:11\n7905 rules/rise_of_totalitarianism/rules.yaml:975:7\n7910 rules/rise_of_totalitarianism/rules.yaml:976:7\n7932 rules/rise_of_totalitarianism/rules.yaml:978:11\n7933 rules/rise_of_totalitarianism/rules.yaml:979:7\n7940 rules/rise_of_totalitarianism/rules.yaml:980:7\n7941 rules/rise_of_totalitarianism/rules.yaml:981:11\n7942 rules/rise_of_totalitarianism/rules.yaml:982:15\n7950 rules/rise_of_totalitarianism/rules.yaml:984:15\n7957 rules/rise_of_totalitarianism/rules.yaml:985:11\n7958 rules/rise_of_totalitarianism/rules.yaml:986:7\n7972 rules/rise_of_totalitarianism/rules.yaml:987:11\n7978 rules/rise_of_totalitarianism/rules.yaml:988:15\n7986 rules/rise_of_totalitarianism/rules.yaml:989:7\n7993 rules/rise_of_totalitarianism/rules.yaml:990:7\n7994 rules/rise_of_totalitarianism/rules.yaml:991:11\n8003 rules/rise_of_totalitarianism/rules.yaml:992:11\n8004 rules/rise_of_totalitarianism/rules.yaml:993:15\n8005 rules/rise_of_totalitarianism/rules.yaml:994:11\n8007 rules/rise_of_totalitarianism/rules.yaml:995:11\n8008 rules/rise_of_totalitarianism/rules.yaml:996:11\n8019 rules/rise_of_totalitarianism/rules.yaml:1560:7\n8020 rules/rise_of_totalitarianism/rules.yaml:1561:11\n8021 rules/rise_of_totalitarianism/rules.yaml:1562:11\n8022 rules/rise_of_totalitarianism/rules.yaml:1563:7\n8029 rules/rise_of_totalitarianism/rules.yaml:1564:7\n8030 rules/rise_of_totalitarianism/rules.yaml:1565:11\n8045 rules/rise_of_totalitarianism/rules.yaml:878:7\n8046 rules/rise_of_totalitarianism/rules.yaml:879:7\n8047 rules/rise_of_totalitarianism/rules.yaml:880:7\n8048 rules/rise_of_totalitarianism/rules.yaml:881:7\n8056 rules/rise_of_totalitarianism/rules.yaml:882:11\n8062 rules/rise_of_totalitarianism/rules.yaml:883:11\n8063 rules/rise_of_totalitarianism/rules.yaml:884:15\n8064 rules/rise_of_totalitarianism/rules.yaml:885:15\n8065 rules/rise_of_totalitarianism/rules.yaml:886:15\n8066 rules/rise_of_totalitarianism/rules.yaml:887:15\n8069 rules/rise_of_totalitarianism/rules.yaml:888:7\n8092 rules/rise_of_totalitarianism/rules.yaml:1841:7\n8093 rules/rise_of_totalitarianism/rules.yaml:1842:7\n8094 rules/rise_of_totalitarianism/rules.yaml:1843:7\n8095 rules/rise_of_totalitarianism/rules.yaml:1844:7\n8098 rules/rise_of_totalitarianism/rules.yaml:1845:7\n8099 rules/rise_of_totalitarianism/rules.yaml:1846:7\n8100 rules/rise_of_totalitarianism/rules.yaml:1847:7\n8101 rules/rise_of_totalitarianism/rules.yaml:1848:11\n8102 rules/rise_of_totalitarianism/rules.yaml:1849:11\n8103 rules/rise_of_totalitarianism/rules.yaml:1850:15\n8104 rules/rise_of_totalitarianism/rules.yaml:1851:7\n8105 rules/rise_of_totalitarianism/rules.yaml:1852:7\n8106 rules/rise_of_totalitarianism/rules.yaml:1853:11\n8114 rules/rise_of_totalitarianism/rules.yaml:1855:11\n8120 rules/rise_of_totalitarianism/rules.yaml:1856:11\n8121 rules/rise_of_totalitarianism/rules.yaml:1857:11\n8122 rules/rise_of_totalitarianism/rules.yaml:1858:15\n8123 rules/rise_of_totalitarianism/rules.yaml:1859:19\n8124 rules/rise_of_totalitarianism/rules.yaml:1860:19\n8125 rules/rise_of_totalitarianism/rules.yaml:1861:19\n8130 rules/rise_of_totalitarianism/rules.yaml:1862:23\n8131 rules/rise_of_totalitarianism/rules.yaml:1863:23\n8132 rules/rise_of_totalitarianism/rules.yaml:1864:23\n8134 rules/rise_of_totalitarianism/rules.yaml:1866:19\n8137 rules/rise_of_totalitarianism/rules.yaml:1867:19\n8138 rules/rise_of_totalitarianism/rules.yaml:1868:19\n8139 rules/rise_of_totalitarianism/rules.yaml:1869:23\n8144 rules/rise_of_totalitarianism/rules.yaml:1870:23\n8145 rules/rise_of_totalitarianism/rules.yaml:1871:11\n8150 rules/rise_of_totalitarianism/rules.yaml:1872:11\n8151 rules/rise_of_totalitarianism/rules.yaml:1873:11\n8152 rules/rise_of_totalitarianism/rules.yaml:1874:11\n8159 rules/rise_of_totalitarianism/rules.yaml:1875:15\n8160 rules/rise_of_totalitarianism/rules.yaml:1876:15\n8161 rules/rise_of_totalitarianism/rules.yaml:1877:15\n8162 rules/rise_of_totalitarianism/rules.yaml:1878:15\n8170 rules/rise_of_totalitarianism/rules.yaml:1879:19\n8176 rules/rise_of_totalitarianism/rules.yaml:1880:19\n8177 rules/rise_of_totalitarianism/rules.yaml:1881:19\n8178 rules/rise_of_totalitarianism/rules.yaml:1882:23\n8179 rules/rise_of_totalitarianism/rules.yaml:1883:23\n8180 rules/rise_of_totalitarianism/rules.yaml:1884:23\n8183 rules/rise_of_totalitarianism/rules.yaml:1885:15\n8184 rules/rise_of_totalitarianism/rules.yaml:1886:19\n8185 rules/rise_of_totalitarianism/rules.yaml:1887:19\n8210 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8215 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8217 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8218 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8219 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8220 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8221 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8222 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8235 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8236 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8262 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8268 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8300 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8301 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8322 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8361 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8362 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8368 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8369 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8390 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8405 rules/rise_of_totalitarianism/rules.yaml:1658:7\n8406 rules/rise_of_totalitarianism/rules.yaml:1659:7\n8414 rules/rise_of_totalitarianism/rules.yaml:1660:11\n8420 rules/rise_of_totalitarianism/rules.yaml:1661:11\n8421 rules/rise_of_totalitarianism/rules.yaml:1662:11\n8447 rules/rise_of_totalitarianism/rules.yaml:866:7\n8449 rules/rise_of_totalitarianism/rules.yaml:867:7\n8457 rules/rise_of_totalitarianism/rules.yaml:868:11\n8465 rules/rise_of_totalitarianism/rules.yaml:869:11\n8466 rules/rise_of_totalitarianism/rules.yaml:870:15\n8467 rules/rise_of_totalitarianism/rules.yaml:871:15\n8469 rules/rise_of_totalitarianism/rules.yaml:872:15\n8483 rules/rise_of_totalitarianism/rules.yaml:1140:3\n8490 rules/rise_of_totalitarianism/rules.yaml:2140:14\n8496 rules/rise_of_totalitarianism/rules.yaml:2161:14\n8542 rules/rise_of_totalitarianism/rules.yaml:1145:7\n8543 rules/rise_of_totalitarianism/rules.yaml:1146:7\n8546 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8547 rules/rise_of_totalitarianism/rules.yaml:1148:7\n8548 rules/rise_of_totalitarianism/rules.yaml:1149:7\n8549 rules/rise_of_totalitarianism/rules.yaml:1150:7\n8563 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8571 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8584 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8590 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8597 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8598 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8599 rules/rise_of_totalitarianism/rules.yaml:1157:15\n8604 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8607 rules/rise_of_totalitarianism/rules.yaml:1161:23\n8608 rules/rise_of_totalitarianism/rules.yaml:1162:23\n8609 rules/rise_of_totalitarianism/rules.yaml:1163:23\n8610 rules/rise_of_totalitarianism/rules.yaml:1164:27\n8611 rules/rise_of_totalitarianism/rules.yaml:1165:23\n8614 rules/rise_of_totalitarianism/rules.yaml:1159:23\n8621 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8624 rules/rise_of_totalitarianism/rules.yaml:1168:15\n8640 rules/rise_of_totalitarianism/rules.yaml:1169:15\n8641 rules/rise_of_totalitarianism/rules.yaml:1170:19\n8642 rules/rise_of_totalitarianism/rules.yaml:1171:19\n8650 rules/rise_of_totalitarianism/rules.yaml:1173:19\n8663 rules/rise_of_totalitarianism/rules.yaml:1174:19\n8668 rules/rise_of_totalitarianism/rules.yaml:1175:19\n8675 rules/rise_of_totalitarianism/rules.yaml:1176:19\n8676 rules/rise_of_totalitarianism/rules.yaml:1177:19\n8677 rules/rise_of_totalitarianism/rules.yaml:1178:19\n8682 rules/rise_of_totalitarianism/rules.yaml:1179:23\n8685 rules/rise_of_totalitarianism/rules.yaml:1182:27\n8686 rules/rise_of_totalitarianism/rules.yaml:1183:27\n8687 rules/rise_of_totalitarianism/rules.yaml:1184:31\n8688 rules/rise_of_totalitarianism/rules.yaml:1185:27\n8691 rules/rise_of_totalitarianism/rules.yaml:1180:27\n8695 rules/rise_of_totalitarianism/rules.yaml:1187:11\n8696 rules/rise_of_totalitarianism/rules.yaml:1188:11\n8722 rules/rise_of_totalitarianism/rules.yaml:1189:11\n8723 rules/rise_of_totalitarianism/rules.yaml:1190:11\n8731 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8745 rules/rise_of_totalitarianism/rules.yaml:1192:11\n8746 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8747 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8757 rules/rise_of_totalitarianism/rules.yaml:1196:15\n8769 rules/rise_of_totalitarianism/rules.yaml:1197:15\n8770 rules/rise_of_totalitarianism/rules.yaml:1198:15\n8777 rules/rise_of_totalitarianism/rules.yaml:1199:15\n8778 rules/rise_of_totalitarianism/rules.yaml:1200:15\n8779 rules/rise_of_totalitarianism/rules.yaml:1201:15\n8784 rules/rise_of_totalitarianism/rules.yaml:1202:19\n8794 rules/rise_of_totalitarianism/rules.yaml:1203:19\n8802 rules/rise_of_totalitarianism/rules.yaml:1204:23\n8815 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8827 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8837 rules/rise_of_totalitarianism/rules.yaml:1208:15\n8846 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8847 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8848 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8853 rules/rise_of_totalitarianism/rules.yaml:1212:19\n8854 rules/rise_of_totalitarianism/rules.yaml:1213:19\n8863 rules/rise_of_totalitarianism/rules.yaml:1214:19\n8864 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8878 rules/rise_of_totalitarianism/rules.yaml:1216:23\n8888 rules/rise_of_totalitarianism/rules.yaml:1217:19\n8896 rules/rise_of_totalitarianism/rules.yaml:1218:23\n8906 rules/rise_of_totalitarianism/rules.yaml:1220:11\n8918 rules/rise_of_totalitarianism/rules.yaml:1221:11\n8919 rules/rise_of_totalitarianism/rules.yaml:1222:15\n8920 rules/rise_of_totalitarianism/rules.yaml:1223:15\n8928 rules/rise_of_totalitarianism/rules.yaml:1225:15\n8940 rules/rise_of_totalitarianism/rules.yaml:1226:15\n8941 rules/rise_of_totalitarianism/rules.yaml:1227:15\n8948 rules/rise_of_totalitarianism/rules.yaml:1228:15\n8949 rules/rise_of_totalitarianism/rules.yaml:1229:15\n8950 rules/rise_of_totalitarianism/rules.yaml:1230:15\n8951 rules/rise_of_totalitarianism/rules.yaml:1231:19\n8952 rules/rise_of_totalitarianism/rules.yaml:1232:19\n8953 rules/rise_of_totalitarianism/rules.yaml:1233:19\n8954 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8955 rules/rise_of_totalitarianism/rules.yaml:1235:19\n8958 rules/rise_of_totalitarianism/rules.yaml:1237:11\n8961 rules/rise_of_totalitarianism/rules.yaml:1238:11\n8962 rules/rise_of_totalitarianism/rules.yaml:1239:11\n8967 rules/rise_of_totalitarianism/rules.yaml:1240:15\n8972 rules/rise_of_totalitarianism/rules.yaml:1241:15\n8973 rules/rise_of_totalitarianism/rules.yaml:1242:15\n8974 rules/rise_of_totalitarianism/rules.yaml:1243:15\n8975 rules/rise_of_totalitarianism/rules.yaml:1244:15\n8984 rules/rise_of_totalitarianism/rules.yaml:1245:15\n8985 rules/rise_of_totalitarianism/rules.yaml:1246:15\n8986 rules/rise_of_totalitarianism/rules.yaml:1247:15\n8991 rules/rise_of_totalitarianism/rules.yaml:1248:19\n8992 rules/rise_of_totalitarianism/rules.yaml:1249:19\n8993 rules/rise_of_totalitarianism/rules.yaml:1250:19\n8994 rules/rise_of_totalitarianism/rules.yaml:1251:19\n8995 rules/rise_of_totalitarianism/rules.yaml:1252:19\n8999 rules/rise_of_totalitarianism/rules.yaml:1254:15\n9004 rules/rise_of_totalitarianism/rules.yaml:1255:15\n9021 rules/rise_of_totalitarianism/rules.yaml:1256:15\n9022 rules/rise_of_totalitarianism/rules.yaml:1257:15\n9031 rules/rise_of_totalitarianism/rules.yaml:1258:15\n9032 rules/rise_of_totalitarianism/rules.yaml:1259:15\n9033 rules/rise_of_totalitarianism/rules.yaml:1260:15\n9038 rules/rise_of_totalitarianism/rules.yaml:1261:19\n9053 rules/rise_of_totalitarianism/rules.yaml:1262:19\n9054 rules/rise_of_totalitarianism/rules.yaml:1263:23\n9071 rules/rise_of_totalitarianism/rules.yaml:1264:19\n9079 rules/rise_of_totalitarianism/rules.yaml:1265:23\n9091 rules/rise_of_totalitarianism/rules.yaml:1266:23\n9100 rules/rise_of_totalitarianism/rules.yaml:1267:19\n9101 rules/rise_of_totalitarianism/rules.yaml:1268:23\n9105 rules/rise_of_totalitarianism/rules.yaml:1269:23\n9106 rules/rise_of_totalitarianism/rules.yaml:1270:19\n9111 rules/rise_of_totalitarianism/rules.yaml:1271:23\n9118 rules/rise_of_totalitarianism/rules.yaml:1272:7\n9121 rules/rise_of_totalitarianism/rules.yaml:1278:11\n9124 rules/rise_of_totalitarianism/rules.yaml:1273:11\n9131 rules/rise_of_totalitarianism/rules.yaml:1274:15\n9135 rules/rise_of_totalitarianism/rules.yaml:1276:15\n9145 rules/rise_of_totalitarianism/rules.yaml:1279:7\n9154 rules/rise_of_totalitarianism/rules.yaml:1280:11\n9155 rules/rise_of_totalitarianism/rules.yaml:1281:15\n9157 rules/rise_of_totalitarianism/rules.yaml:1283:15\n9158 rules/rise_of_totalitarianism/rules.yaml:1284:7\n9159 rules/rise_of_totalitarianism/rules.yaml:1285:11\n9160 rules/rise_of_totalitarianism/rules.yaml:1286:15\n9162 rules/rise_of_totalitarianism/rules.yaml:1288:11\n9182 rules/rise_of_totalitarianism/rules.yaml:1053:7\n9183 rules/rise_of_totalitarianism/rules.yaml:1054:11\n9184 rules/rise_of_totalitarianism/rules.yaml:1055:15\n9185 rules/rise_of_totalitarianism/rules.yaml:1056:19\n9186 rules/rise_of_totalitarianism/rules.yaml:1057:15\n9187 rules/rise_of_totalitarianism/rules.yaml:1058:15\n9189 rules/rise_of_totalitarianism/rules.yaml:1059:7\n9196 rules/rise_of_totalitarianism/rules.yaml:1060:7\n9197 rules/rise_of_totalitarianism/rules.yaml:1061:7\n9208 rules/rise_of_totalitarianism/rules.yaml:1062:11\n9209 rules/rise_of_totalitarianism/rules.yaml:1063:11\n9224 rules/rise_of_totalitarianism/rules.yaml:1064:15\n9230 rules/rise_of_totalitarianism/rules.yaml:1065:15\n9236 rules/rise_of_totalitarianism/rules.yaml:1066:19\n9237 rules/rise_of_totalitarianism/rules.yaml:1067:19\n9250 rules/rise_of_totalitarianism/rules.yaml:1068:19\n9278 rules/rise_of_totalitarianism/rules.yaml:1950:7\n9289 rules/rise_of_totalitarianism/rules.yaml:1951:11\n9295 rules/rise_of_totalitarianism/rules.yaml:1952:15\n9311 rules/rise_of_totalitarianism/rules.yaml:1953:15\n9320 rules/rise_of_totalitarianism/rules.yaml:1954:19\n9332 rules/rise_of_totalitarianism/rules.yaml:1955:19\n9333 rules/rise_of_totalitarianism/rules.yaml:1956:19\n9335 rules/rise_of_totalitarianism/rules.yaml:1957:19\n9336 rules/rise_of_totalitarianism/rules.yaml:1958:19\n9337 rules/rise_of_totalitarianism/rules.yaml:1959:19\n9339 rules/rise_of_totalitarianism/rules.yaml:1960:19\n9343 rules/rise_of_totalitarianism/rules.yaml:1961:7\n9344 rules/rise_of_totalitarianism/rules.yaml:1962:11\n9345 rules/rise_of_totalitarianism/rules.yaml:1963:15\n9347 rules/rise_of_totalitarianism/rules.yaml:1964:15\n9356 rules/rise_of_totalitarianism/rules.yaml:1965:7\n9367 rules/rise_of_totalitarianism/rules.yaml:1966:11\n9377 rules/rise_of_totalitarianism/rules.yaml:1967:11\n9386 rules/rise_of_totalitarianism/rules.yaml:1968:15\n9398 rules/rise_of_totalitarianism/rules.yaml:1969:15\n9399 rules/rise_of_totalitarianism/rules.yaml:1970:19\n9400 rules/rise_of_totalitarianism/rules.yaml:1971:19\n9454 rules/rise_of_totalitarianism/rules.yaml:1640:7\n9459 rules/rise_of_totalitarianism/rules.yaml:1641:11\n9460 rules/rise_of_totalitarianism/rules.yaml:1642:11\n9461 rules/rise_of_totalitarianism/rules.yaml:1643:11\n9466 rules/rise_of_totalitarianism/rules.yaml:1644:11\n9474 rules/rise_of_totalitarianism/rules.yaml:1645:15\n9480 rules/rise_of_totalitarianism/rules.yaml:1646:15\n9481 rules/rise_of_totalitarianism/rules.yaml:1647:19\n9484 rules/rise_of_totalitarianism/rules.yaml:1648:19\n9485 rules/rise_of_totalitarianism/rules.yaml:1649:19\n9486 rules/rise_of_totalitarianism/rules.yaml:1650:19\n9511 rules/rise_of_totalitarianism/rules.yaml:1934:7\n9527 rules/rise_of_totalitarianism/rules.yaml:1935:7\n9535 rules/rise_of_totalitarianism/rules.yaml:1936:11\n9541 rules/rise_of_totalitarianism/rules.yaml:1937:11\n9542 rules/rise_of_totalitarianism/rules.yaml:1938:15\n9543 rules/rise_of_totalitarianism/rules.yaml:1939:15\n9544 rules/rise_of_totalitarianism/rules.yaml:1940:15\n9545 rules/rise_of_totalitarianism/rules.yaml:1941:15\n9546 rules/rise_of_totalitarianism/rules.yaml:1942:15\n9548 rules/rise_of_totalitarianism/rules.yaml:1943:15\n9560 rules/rise_of_totalitarianism/flow.yaml:23:3\n9597 rules/rise_of_totalitarianism/flow.yaml:27:7\n9599 rules/rise_of_totalitarianism/flow.yaml:28:7\n9600 rules/rise_of_totalitarianism/flow.yaml:29:7\n9601 rules/rise_of_totalitarianism/flow.yaml:30:7\n9612 rules/rise_of_totalitarianism/flow.yaml:31:11\n9617 rules/rise_of_totalitarianism/flow.yaml:32:11\n9626 rules/rise_of_totalitarianism/flow.yaml:33:15\n9638 rules/rise_of_totalitarianism/flow.yaml:34:15\n9639 rules/rise_of_totalitarianism/flow.yaml:35:19\n9642 rules/rise_of_totalitarianism/flow.yaml:36:19\n9646 rules/rise_of_totalitarianism/flow.yaml:37:7\n9653 rules/rise_of_totalitarianism/flow.yaml:38:7\n9654 rules/rise_of_totalitarianism/flow.yaml:39:11\n9655 rules/rise_of_totalitarianism/flow.yaml:40:15\n9672 rules/rise_of_totalitarianism/flow.yaml:41:15\n9673 rules/rise_of_totalitarianism/flow.yaml:42:11\n9674 rules/rise_of_totalitarianism/flow.yaml:43:7\n9678 rules/rise_of_totalitarianism/flow.yaml:44:7\n9679 rules/rise_of_totalitarianism/flow.yaml:45:11\n9682 rules/rise_of_totalitarianism/flow.yaml:46:11\n9683 rules/rise_of_totalitarianism/flow.yaml:47:7\n9684 rules/rise_of_totalitarianism/flow.yaml:48:11\n9685 rules/rise_of_totalitarianism/flow.yaml:49:7\n9699 rules/rise_of_totalitarianism/flow.yaml:50:11\n9705 rules/rise_of_totalitarianism/flow.yaml:51:11\n9706 rules/rise_of_totalitarianism/flow.yaml:52:15\n9707 rules/rise_of_totalitarianism/flow.yaml:53:15\n9717 rules/rise_of_totalitarianism/flow.yaml:54:15\n9724 rules/rise_of_totalitarianism/flow.yaml:55:15\n9725 rules/rise_of_totalitarianism/flow.yaml:56:15\n9729 rules/rise_of_totalitarianism/flow.yaml:57:7\n9736 rules/rise_of_totalitarianism/flow.yaml:58:7\n9747 rules/rise_of_totalitarianism/flow.yaml:59:11\n9748 rules/rise_of_totalitarianism/flow.yaml:60:11\n9763 rules/rise_of_totalitarianism/flow.yaml:61:15\n9781 rules/rise_of_totalitarianism/flow.yaml:62:15\n9782 rules/rise_of_totalitarianism/flow.yaml:63:19\n9784 rules/rise_of_totalitarianism/flow.yaml:65:19\n9787 rules/rise_of_totalitarianism/flow.yaml:66:19\n9810 rules/rise_of_totalitarianism/flow.yaml:84:3\n9816 rules/rise_of_totalitarianism/flow.yaml:84:3\n9827 rules/rise_of_totalitarianism/flow.yaml:88:7\n9828 rules/rise_of_totalitarianism/flow.yaml:89:11\n9829 rules/rise_of_totalitarianism/flow.yaml:90:15\n9830 rules/rise_of_totalitarianism/flow.yaml:91:7\n9831 rules/rise_of_totalitarianism/flow.yaml:92:7\n9832 rules/rise_of_totalitarianism/flow.yaml:93:7\n9833 rules/rise_of_totalitarianism/flow.yaml:94:7\n9834 rules/rise_of_totalitarianism/flow.yaml:95:7\n9840 rules/rise_of_totalitarianism/flow.yaml:96:7\n9846 rules/rise_of_totalitarianism/flow.yaml:97:7\n9852 rules/rise_of_totalitarianism/flow.yaml:98:7\n9853 rules/rise_of_totalitarianism/flow.yaml:99:7\n9863 rules/rise_of_totalitarianism/flow.yaml:16:3\n9878 rules/rise_of_totalitarianism/flow.yaml:20:7\n9879 rules/rise_of_totalitarianism/flow.yaml:21:7\n9894 rules/rise_of_totalitarianism/flow.yaml:68:3\n9916 rules/rise_of_totalitarianism/flow.yaml:72:7\n9930 rules/rise_of_totalitarianism/flow.yaml:73:11\n9932 rules/rise_of_totalitarianism/flow.yaml:74:11\n9933 rules/rise_of_totalitarianism/flow.yaml:75:11\n9940 rules/rise_of_totalitarianism/flow.yaml:76:11\n9947 rules/rise_of_totalitarianism/flow.yaml:77:11\n9961 rules/rise_of_totalitarianism/flow.yaml:78:15\n9966 rules/rise_of_totalitarianism/flow.yaml:79:11\n9973 rules/rise_of_totalitarianism/flow.yaml:80:11\n9978 rules/rise_of_totalitarianism/flow.yaml:81:7\n9979 rules/rise_of_totalitarianism/flow.yaml:82:11\n9997 rules/rise_of_totalitarianism/rules.yaml:2154:7\n10005 rules/rise_of_totalitarianism/rules.yaml:2155:7\n10008 rules/rise_of_totalitarianism/rules.yaml:2156:7\n10009 rules/rise_of_totalitarianism/rules.yaml:2157:7\n10010 rules/rise_of_totalitarianism/rules.yaml:2158:7\n10026 rules/rise_of_totalitarianism/rules.yaml:2128:7\n10037 rules/rise_of_totalitarianism/rules.yaml:2129:7\n10038 rules/rise_of_totalitarianism/rules.yaml:2130:7\n10039 rules/rise_of_totalitarianism/rules.yaml:2131:11\n10040 rules/rise_of_totalitarianism/rules.yaml:2132:15\n10041 rules/rise_of_totalitarianism/rules.yaml:2133:19\n10042 rules/rise_of_totalitarianism/rules.yaml:2134:19\n10043 rules/rise_of_totalitarianism/rules.yaml:2135:19\n10044 rules/rise_of_totalitarianism/rules.yaml:2136:7\n10045 rules/rise_of_totalitarianism/rules.yaml:2137:7"
+_ORIGINS = "1424 rules/rise_of_totalitarianism/rules.yaml:552:7\n1425 rules/rise_of_totalitarianism/rules.yaml:553:7\n1426 rules/rise_of_totalitarianism/rules.yaml:554:11\n1427 rules/rise_of_totalitarianism/rules.yaml:555:7\n1428 rules/rise_of_totalitarianism/rules.yaml:556:7\n1429 rules/rise_of_totalitarianism/rules.yaml:557:7\n1432 rules/rise_of_totalitarianism/rules.yaml:558:11\n1433 rules/rise_of_totalitarianism/rules.yaml:559:7\n1437 rules/rise_of_totalitarianism/rules.yaml:484:7\n1438 rules/rise_of_totalitarianism/rules.yaml:485:11\n1439 rules/rise_of_totalitarianism/rules.yaml:486:7\n1440 rules/rise_of_totalitarianism/rules.yaml:487:11\n1441 rules/rise_of_totalitarianism/rules.yaml:488:7\n1446 rules/rise_of_totalitarianism/rules.yaml:341:7\n1447 rules/rise_of_totalitarianism/rules.yaml:342:7\n1448 rules/rise_of_totalitarianism/rules.yaml:343:11\n1449 rules/rise_of_totalitarianism/rules.yaml:344:7\n1487 rules/rise_of_totalitarianism/rules.yaml:359:7\n1488 rules/rise_of_totalitarianism/rules.yaml:360:7\n1489 rules/rise_of_totalitarianism/rules.yaml:361:11\n1494 rules/rise_of_totalitarianism/rules.yaml:362:7\n1495 rules/rise_of_totalitarianism/rules.yaml:363:11\n1496 rules/rise_of_totalitarianism/rules.yaml:364:15\n1497 rules/rise_of_totalitarianism/rules.yaml:365:11\n1498 rules/rise_of_totalitarianism/rules.yaml:366:15\n1499 rules/rise_of_totalitarianism/rules.yaml:367:7\n1504 rules/rise_of_totalitarianism/rules.yaml:672:7\n1505 rules/rise_of_totalitarianism/rules.yaml:673:11\n1524 rules/rise_of_totalitarianism/rules.yaml:674:7\n1528 rules/rise_of_totalitarianism/rules.yaml:234:7\n1538 rules/rise_of_totalitarianism/rules.yaml:683:7\n1548 rules/rise_of_totalitarianism/rules.yaml:498:7\n1549 rules/rise_of_totalitarianism/rules.yaml:499:7\n1550 rules/rise_of_totalitarianism/rules.yaml:501:15\n1554 rules/rise_of_totalitarianism/rules.yaml:502:19\n1559 rules/rise_of_totalitarianism/rules.yaml:504:19\n1561 rules/rise_of_totalitarianism/rules.yaml:506:19\n1562 rules/rise_of_totalitarianism/rules.yaml:507:7\n1566 rules/rise_of_totalitarianism/rules.yaml:99:3\n1574 rules/rise_of_totalitarianism/rules.yaml:107:7\n1578 rules/rise_of_totalitarianism/rules.yaml:279:7\n1583 rules/rise_of_totalitarianism/rules.yaml:241:7\n1592 rules/rise_of_totalitarianism/rules.yaml:421:7\n1596 rules/rise_of_totalitarianism/rules.yaml:422:7\n1599 rules/rise_of_totalitarianism/rules.yaml:423:11\n1600 rules/rise_of_totalitarianism/rules.yaml:424:7\n1605 rules/rise_of_totalitarianism/rules.yaml:251:7\n1606 rules/rise_of_totalitarianism/rules.yaml:252:11\n1607 rules/rise_of_totalitarianism/rules.yaml:253:11\n1612 rules/rise_of_totalitarianism/rules.yaml:254:11\n1613 rules/rise_of_totalitarianism/rules.yaml:255:11\n1614 rules/rise_of_totalitarianism/rules.yaml:256:15\n1615 rules/rise_of_totalitarianism/rules.yaml:257:19\n1616 rules/rise_of_totalitarianism/rules.yaml:258:11\n1617 rules/rise_of_totalitarianism/rules.yaml:259:7\n1628 rules/rise_of_totalitarianism/rules.yaml:260:7\n1629 rules/rise_of_totalitarianism/rules.yaml:261:7\n1641 rules/rise_of_totalitarianism/rules.yaml:262:7\n1642 rules/rise_of_totalitarianism/rules.yaml:263:11\n1643 rules/rise_of_totalitarianism/rules.yaml:264:7\n1647 rules/rise_of_totalitarianism/rules.yaml:300:7\n1651 rules/rise_of_totalitarianism/rules.yaml:307:7\n1659 rules/rise_of_totalitarianism/rules.yaml:199:7\n1669 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1674 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1675 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1676 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1680 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1681 rules/rise_of_totalitarianism/rules.yaml:2172:7\n1687 rules/rise_of_totalitarianism/rules.yaml:2172:27\n1693 rules/rise_of_totalitarianism/rules.yaml:2172:49\n1701 rules/rise_of_totalitarianism/rules.yaml:2174:3\n1706 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1707 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1708 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1712 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1713 rules/rise_of_totalitarianism/rules.yaml:2180:7\n1717 rules/rise_of_totalitarianism/rules.yaml:2180:27\n1723 rules/rise_of_totalitarianism/rules.yaml:2180:49\n1731 rules/rise_of_totalitarianism/rules.yaml:609:7\n1739 rules/rise_of_totalitarianism/rules.yaml:610:7\n1740 rules/rise_of_totalitarianism/rules.yaml:611:11\n1754 rules/rise_of_totalitarianism/rules.yaml:612:7\n1759 rules/rise_of_totalitarianism/rules.yaml:139:7\n1760 rules/rise_of_totalitarianism/rules.yaml:140:11\n1761 rules/rise_of_totalitarianism/rules.yaml:141:7\n1762 rules/rise_of_totalitarianism/rules.yaml:142:11\n1763 rules/rise_of_totalitarianism/rules.yaml:143:7\n1770 rules/rise_of_totalitarianism/rules.yaml:173:7\n1781 rules/rise_of_totalitarianism/rules.yaml:654:7\n1782 rules/rise_of_totalitarianism/rules.yaml:655:11\n1783 rules/rise_of_totalitarianism/rules.yaml:656:7\n1784 rules/rise_of_totalitarianism/rules.yaml:657:11\n1785 rules/rise_of_totalitarianism/rules.yaml:658:7\n1790 rules/rise_of_totalitarianism/rules.yaml:166:7\n1816 rules/rise_of_totalitarianism/rules.yaml:639:7\n1820 rules/rise_of_totalitarianism/rules.yaml:409:7\n1824 rules/rise_of_totalitarianism/rules.yaml:525:7\n1840 rules/rise_of_totalitarianism/rules.yaml:526:7\n1852 rules/rise_of_totalitarianism/rules.yaml:621:7\n1859 rules/rise_of_totalitarianism/rules.yaml:273:7\n1866 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1867 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1868 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1869 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1870 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1871 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1872 rules/rise_of_totalitarianism/rules.yaml:2164:3\n1876 rules/rise_of_totalitarianism/rules.yaml:588:7\n1892 rules/rise_of_totalitarianism/rules.yaml:465:7\n1893 rules/rise_of_totalitarianism/rules.yaml:466:11\n1894 rules/rise_of_totalitarianism/rules.yaml:467:7\n1898 rules/rise_of_totalitarianism/rules.yaml:468:11\n1899 rules/rise_of_totalitarianism/rules.yaml:469:7\n1900 rules/rise_of_totalitarianism/rules.yaml:470:11\n1901 rules/rise_of_totalitarianism/rules.yaml:471:7\n1902 rules/rise_of_totalitarianism/rules.yaml:472:11\n1903 rules/rise_of_totalitarianism/rules.yaml:473:7\n1904 rules/rise_of_totalitarianism/rules.yaml:474:11\n1905 rules/rise_of_totalitarianism/rules.yaml:475:7\n1906 rules/rise_of_totalitarianism/rules.yaml:476:11\n1907 rules/rise_of_totalitarianism/rules.yaml:477:7\n1912 rules/rise_of_totalitarianism/rules.yaml:540:7\n1925 rules/rise_of_totalitarianism/rules.yaml:286:7\n1926 rules/rise_of_totalitarianism/rules.yaml:287:11\n1945 rules/rise_of_totalitarianism/rules.yaml:288:7\n1946 rules/rise_of_totalitarianism/rules.yaml:289:11\n1962 rules/rise_of_totalitarianism/rules.yaml:290:7\n1963 rules/rise_of_totalitarianism/rules.yaml:291:11\n1969 rules/rise_of_totalitarianism/rules.yaml:292:11\n1978 rules/rise_of_totalitarianism/rules.yaml:293:7\n1979 rules/rise_of_totalitarianism/rules.yaml:294:11\n1995 rules/rise_of_totalitarianism/rules.yaml:295:7\n2000 rules/rise_of_totalitarianism/rules.yaml:577:7\n2025 rules/rise_of_totalitarianism/rules.yaml:114:7\n2034 rules/rise_of_totalitarianism/rules.yaml:389:7\n2043 rules/rise_of_totalitarianism/rules.yaml:381:7\n2044 rules/rise_of_totalitarianism/rules.yaml:382:7\n2045 rules/rise_of_totalitarianism/rules.yaml:383:11\n2053 rules/rise_of_totalitarianism/rules.yaml:384:7\n2057 rules/rise_of_totalitarianism/rules.yaml:229:7\n2062 rules/rise_of_totalitarianism/rules.yaml:206:7\n2075 rules/rise_of_totalitarianism/rules.yaml:312:7\n2083 rules/rise_of_totalitarianism/rules.yaml:518:7\n2103 rules/rise_of_totalitarianism/rules.yaml:180:7\n2115 rules/rise_of_totalitarianism/rules.yaml:446:7\n2116 rules/rise_of_totalitarianism/rules.yaml:447:11\n2117 rules/rise_of_totalitarianism/rules.yaml:448:7\n2118 rules/rise_of_totalitarianism/rules.yaml:449:7\n2123 rules/rise_of_totalitarianism/rules.yaml:450:7\n2124 rules/rise_of_totalitarianism/rules.yaml:451:7\n2125 rules/rise_of_totalitarianism/rules.yaml:452:11\n2126 rules/rise_of_totalitarianism/rules.yaml:453:15\n2127 rules/rise_of_totalitarianism/rules.yaml:454:7\n2132 rules/rise_of_totalitarianism/rules.yaml:600:7\n2144 rules/rise_of_totalitarianism/rules.yaml:331:7\n2145 rules/rise_of_totalitarianism/rules.yaml:332:7\n2146 rules/rise_of_totalitarianism/rules.yaml:333:11\n2147 rules/rise_of_totalitarianism/rules.yaml:334:7\n2154 rules/rise_of_totalitarianism/rules.yaml:213:7\n2163 rules/rise_of_totalitarianism/rules.yaml:159:7\n2176 rules/rise_of_totalitarianism/rules.yaml:319:7\n2180 rules/rise_of_totalitarianism/rules.yaml:320:7\n2181 rules/rise_of_totalitarianism/rules.yaml:321:11\n2182 rules/rise_of_totalitarianism/rules.yaml:322:7\n2186 rules/rise_of_totalitarianism/rules.yaml:374:7\n2197 rules/rise_of_totalitarianism/rules.yaml:350:7\n2201 rules/rise_of_totalitarianism/rules.yaml:402:7\n2205 rules/rise_of_totalitarianism/rules.yaml:533:7\n2220 rules/rise_of_totalitarianism/rules.yaml:435:7\n2224 rules/rise_of_totalitarianism/rules.yaml:125:7\n2225 rules/rise_of_totalitarianism/rules.yaml:126:11\n2226 rules/rise_of_totalitarianism/rules.yaml:127:7\n2229 rules/rise_of_totalitarianism/rules.yaml:128:11\n2230 rules/rise_of_totalitarianism/rules.yaml:129:7\n2234 rules/rise_of_totalitarianism/rules.yaml:630:7\n2243 rules/rise_of_totalitarianism/rules.yaml:222:7\n2254 rules/rise_of_totalitarianism/rules.yaml:567:7\n2263 rules/rise_of_totalitarianism/rules.yaml:646:7\n2268 rules/rise_of_totalitarianism/rules.yaml:152:7\n2277 rules/rise_of_totalitarianism/rules.yaml:187:7\n2289 rules/rise_of_totalitarianism/rules.yaml:188:7\n2290 rules/rise_of_totalitarianism/rules.yaml:189:7\n2291 rules/rise_of_totalitarianism/rules.yaml:190:7\n2307 rules/rise_of_totalitarianism/rules.yaml:395:7\n2313 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2318 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2326 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2327 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2328 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2329 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2330 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2331 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2337 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2366 rules/rise_of_totalitarianism/rules.yaml:2112:3\n2370 rules/rise_of_totalitarianism/rules.yaml:694:7\n2371 rules/rise_of_totalitarianism/rules.yaml:695:7\n2376 rules/rise_of_totalitarianism/rules.yaml:696:11\n2377 rules/rise_of_totalitarianism/rules.yaml:697:11\n2382 rules/rise_of_totalitarianism/rules.yaml:1458:7\n2383 rules/rise_of_totalitarianism/rules.yaml:1459:11\n2384 rules/rise_of_totalitarianism/rules.yaml:1460:11\n2391 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2392 rules/rise_of_totalitarianism/rules.yaml:1462:11\n2394 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2399 rules/rise_of_totalitarianism/rules.yaml:1464:11\n2407 rules/rise_of_totalitarianism/rules.yaml:1465:11\n2412 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2413 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2414 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2422 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2423 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2424 rules/rise_of_totalitarianism/rules.yaml:2163:1\n2436 rules/rise_of_totalitarianism/rules.yaml:2105:7\n2437 rules/rise_of_totalitarianism/rules.yaml:2106:11\n2438 rules/rise_of_totalitarianism/rules.yaml:2107:11\n2439 rules/rise_of_totalitarianism/rules.yaml:2108:11\n2440 rules/rise_of_totalitarianism/rules.yaml:2109:11\n2446 rules/rise_of_totalitarianism/rules.yaml:1783:7\n2452 rules/rise_of_totalitarianism/rules.yaml:1784:11\n2453 rules/rise_of_totalitarianism/rules.yaml:1785:15\n2456 rules/rise_of_totalitarianism/rules.yaml:1786:11\n2457 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2458 rules/rise_of_totalitarianism/rules.yaml:1788:15\n2459 rules/rise_of_totalitarianism/rules.yaml:1789:15\n2461 rules/rise_of_totalitarianism/rules.yaml:1791:15\n2462 rules/rise_of_totalitarianism/rules.yaml:1792:15\n2463 rules/rise_of_totalitarianism/rules.yaml:1793:7\n2468 rules/rise_of_totalitarianism/rules.yaml:726:7\n2469 rules/rise_of_totalitarianism/rules.yaml:727:11\n2495 rules/rise_of_totalitarianism/rules.yaml:728:11\n2496 rules/rise_of_totalitarianism/rules.yaml:729:11\n2498 rules/rise_of_totalitarianism/rules.yaml:730:11\n2500 rules/rise_of_totalitarianism/rules.yaml:731:11\n2506 rules/rise_of_totalitarianism/rules.yaml:1626:7\n2507 rules/rise_of_totalitarianism/rules.yaml:1627:11\n2509 rules/rise_of_totalitarianism/rules.yaml:1628:7\n2515 rules/rise_of_totalitarianism/rules.yaml:1629:7\n2520 rules/rise_of_totalitarianism/rules.yaml:771:7\n2521 rules/rise_of_totalitarianism/rules.yaml:772:7\n2522 rules/rise_of_totalitarianism/rules.yaml:773:7\n2527 rules/rise_of_totalitarianism/rules.yaml:774:11\n2528 rules/rise_of_totalitarianism/rules.yaml:775:11\n2533 rules/rise_of_totalitarianism/rules.yaml:781:7\n2534 rules/rise_of_totalitarianism/rules.yaml:782:11\n2537 rules/rise_of_totalitarianism/rules.yaml:783:11\n2540 rules/rise_of_totalitarianism/rules.yaml:785:11\n2550 rules/rise_of_totalitarianism/rules.yaml:758:7\n2551 rules/rise_of_totalitarianism/rules.yaml:759:11\n2556 rules/rise_of_totalitarianism/rules.yaml:760:11\n2557 rules/rise_of_totalitarianism/rules.yaml:761:11\n2559 rules/rise_of_totalitarianism/rules.yaml:762:7\n2560 rules/rise_of_totalitarianism/rules.yaml:763:11\n2561 rules/rise_of_totalitarianism/rules.yaml:764:11\n2562 rules/rise_of_totalitarianism/rules.yaml:765:11\n2572 rules/rise_of_totalitarianism/rules.yaml:1324:7\n2573 rules/rise_of_totalitarianism/rules.yaml:1325:11\n2591 rules/rise_of_totalitarianism/rules.yaml:1326:15\n2592 rules/rise_of_totalitarianism/rules.yaml:1327:15\n2597 rules/rise_of_totalitarianism/rules.yaml:1328:15\n2598 rules/rise_of_totalitarianism/rules.yaml:1329:19\n2602 rules/rise_of_totalitarianism/rules.yaml:1330:19\n2605 rules/rise_of_totalitarianism/rules.yaml:1332:19\n2611 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2612 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2613 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2617 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2618 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2625 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2627 rules/rise_of_totalitarianism/rules.yaml:2164:3\n2632 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2633 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2634 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2638 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2639 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2644 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2646 rules/rise_of_totalitarianism/rules.yaml:2174:3\n2650 rules/rise_of_totalitarianism/flow.yaml:102:3\n2654 rules/rise_of_totalitarianism/flow.yaml:106:7\n2655 rules/rise_of_totalitarianism/flow.yaml:107:11\n2659 rules/rise_of_totalitarianism/rules.yaml:717:7\n2660 rules/rise_of_totalitarianism/rules.yaml:718:7\n2661 rules/rise_of_totalitarianism/rules.yaml:719:11\n2666 rules/rise_of_totalitarianism/rules.yaml:720:15\n2667 rules/rise_of_totalitarianism/rules.yaml:721:15\n2672 rules/rise_of_totalitarianism/rules.yaml:689:7\n2678 rules/rise_of_totalitarianism/rules.yaml:1745:7\n2679 rules/rise_of_totalitarianism/rules.yaml:1746:7\n2680 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2681 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2687 rules/rise_of_totalitarianism/rules.yaml:1997:7\n2688 rules/rise_of_totalitarianism/rules.yaml:1998:7\n2690 rules/rise_of_totalitarianism/rules.yaml:1999:7\n2691 rules/rise_of_totalitarianism/rules.yaml:2000:7\n2692 rules/rise_of_totalitarianism/rules.yaml:2001:7\n2693 rules/rise_of_totalitarianism/rules.yaml:2002:7\n2699 rules/rise_of_totalitarianism/rules.yaml:1897:7\n2700 rules/rise_of_totalitarianism/rules.yaml:1898:7\n2702 rules/rise_of_totalitarianism/rules.yaml:1899:7\n2703 rules/rise_of_totalitarianism/rules.yaml:1900:7\n2704 rules/rise_of_totalitarianism/rules.yaml:1901:11\n2705 rules/rise_of_totalitarianism/rules.yaml:1902:11\n2706 rules/rise_of_totalitarianism/rules.yaml:1903:11\n2709 rules/rise_of_totalitarianism/rules.yaml:1905:11\n2710 rules/rise_of_totalitarianism/rules.yaml:1906:11\n2711 rules/rise_of_totalitarianism/rules.yaml:1907:11\n2717 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2719 rules/rise_of_totalitarianism/rules.yaml:1981:7\n2720 rules/rise_of_totalitarianism/rules.yaml:1982:7\n2721 rules/rise_of_totalitarianism/rules.yaml:1983:7\n2722 rules/rise_of_totalitarianism/rules.yaml:1984:7\n2723 rules/rise_of_totalitarianism/rules.yaml:1985:11\n2724 rules/rise_of_totalitarianism/rules.yaml:1986:11\n2725 rules/rise_of_totalitarianism/rules.yaml:1987:11\n2728 rules/rise_of_totalitarianism/rules.yaml:1989:11\n2729 rules/rise_of_totalitarianism/rules.yaml:1990:11\n2730 rules/rise_of_totalitarianism/rules.yaml:1991:11\n2735 rules/rise_of_totalitarianism/rules.yaml:1914:7\n2736 rules/rise_of_totalitarianism/rules.yaml:1915:11\n2737 rules/rise_of_totalitarianism/rules.yaml:1916:11\n2738 rules/rise_of_totalitarianism/rules.yaml:1917:15\n2740 rules/rise_of_totalitarianism/rules.yaml:1918:15\n2742 rules/rise_of_totalitarianism/rules.yaml:1920:15\n2744 rules/rise_of_totalitarianism/rules.yaml:1921:7\n2747 rules/rise_of_totalitarianism/rules.yaml:1922:11\n2749 rules/rise_of_totalitarianism/rules.yaml:1923:11\n2754 rules/rise_of_totalitarianism/rules.yaml:1073:7\n2755 rules/rise_of_totalitarianism/rules.yaml:1074:11\n2756 rules/rise_of_totalitarianism/rules.yaml:1075:15\n2758 rules/rise_of_totalitarianism/rules.yaml:1077:15\n2759 rules/rise_of_totalitarianism/rules.yaml:1078:7\n2761 rules/rise_of_totalitarianism/rules.yaml:1079:7\n2762 rules/rise_of_totalitarianism/rules.yaml:1080:7\n2766 rules/rise_of_totalitarianism/rules.yaml:2007:7\n2767 rules/rise_of_totalitarianism/rules.yaml:2008:11\n2772 rules/rise_of_totalitarianism/rules.yaml:935:7\n2775 rules/rise_of_totalitarianism/rules.yaml:936:7\n2776 rules/rise_of_totalitarianism/rules.yaml:937:11\n2778 rules/rise_of_totalitarianism/rules.yaml:938:7\n2779 rules/rise_of_totalitarianism/rules.yaml:939:11\n2780 rules/rise_of_totalitarianism/rules.yaml:940:11\n2782 rules/rise_of_totalitarianism/rules.yaml:941:11\n2784 rules/rise_of_totalitarianism/rules.yaml:942:7\n2785 rules/rise_of_totalitarianism/rules.yaml:943:11\n2789 rules/rise_of_totalitarianism/rules.yaml:945:11\n2799 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2800 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2801 rules/rise_of_totalitarianism/rules.yaml:1339:15\n2807 rules/rise_of_totalitarianism/rules.yaml:1340:19\n2808 rules/rise_of_totalitarianism/rules.yaml:1341:19\n2809 rules/rise_of_totalitarianism/rules.yaml:1342:19\n2810 rules/rise_of_totalitarianism/rules.yaml:1343:19\n2812 rules/rise_of_totalitarianism/rules.yaml:1344:19\n2813 rules/rise_of_totalitarianism/rules.yaml:1345:19\n2818 rules/rise_of_totalitarianism/rules.yaml:1346:23\n2821 rules/rise_of_totalitarianism/rules.yaml:1347:23\n2822 rules/rise_of_totalitarianism/rules.yaml:1348:19\n2827 rules/rise_of_totalitarianism/rules.yaml:2072:7\n2828 rules/rise_of_totalitarianism/rules.yaml:2073:11\n2829 rules/rise_of_totalitarianism/rules.yaml:2074:15\n2830 rules/rise_of_totalitarianism/rules.yaml:2075:15\n2833 rules/rise_of_totalitarianism/rules.yaml:2077:11\n2834 rules/rise_of_totalitarianism/rules.yaml:2078:11\n2840 rules/rise_of_totalitarianism/rules.yaml:2090:7\n2841 rules/rise_of_totalitarianism/rules.yaml:2091:11\n2842 rules/rise_of_totalitarianism/rules.yaml:2092:15\n2847 rules/rise_of_totalitarianism/rules.yaml:2093:15\n2848 rules/rise_of_totalitarianism/rules.yaml:2094:19\n2850 rules/rise_of_totalitarianism/rules.yaml:2095:19\n2856 rules/rise_of_totalitarianism/rules.yaml:1802:7\n2859 rules/rise_of_totalitarianism/rules.yaml:1803:11\n2861 rules/rise_of_totalitarianism/rules.yaml:1804:11\n2862 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2863 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2864 rules/rise_of_totalitarianism/rules.yaml:1807:7\n2868 rules/rise_of_totalitarianism/flow.yaml:6:3\n2872 rules/rise_of_totalitarianism/flow.yaml:10:7\n2873 rules/rise_of_totalitarianism/flow.yaml:11:11\n2884 rules/rise_of_totalitarianism/flow.yaml:12:7\n2885 rules/rise_of_totalitarianism/flow.yaml:13:7\n2890 rules/rise_of_totalitarianism/rules.yaml:702:7\n2891 rules/rise_of_totalitarianism/rules.yaml:703:7\n2892 rules/rise_of_totalitarianism/rules.yaml:704:7\n2893 rules/rise_of_totalitarianism/rules.yaml:705:11\n2894 rules/rise_of_totalitarianism/rules.yaml:706:15\n2896 rules/rise_of_totalitarianism/rules.yaml:708:15\n2897 rules/rise_of_totalitarianism/rules.yaml:709:7\n2898 rules/rise_of_totalitarianism/rules.yaml:710:7\n2899 rules/rise_of_totalitarianism/rules.yaml:711:11\n2905 rules/rise_of_totalitarianism/rules.yaml:1097:7\n2911 rules/rise_of_totalitarianism/rules.yaml:1098:7\n2915 rules/rise_of_totalitarianism/rules.yaml:1099:11\n2916 rules/rise_of_totalitarianism/rules.yaml:1100:11\n2918 rules/rise_of_totalitarianism/rules.yaml:1101:11\n2921 rules/rise_of_totalitarianism/rules.yaml:1102:11\n2927 rules/rise_of_totalitarianism/rules.yaml:1470:7\n2928 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2929 rules/rise_of_totalitarianism/rules.yaml:1472:11\n2930 rules/rise_of_totalitarianism/rules.yaml:1473:11\n2931 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2932 rules/rise_of_totalitarianism/rules.yaml:1475:15\n2933 rules/rise_of_totalitarianism/rules.yaml:1476:7\n2934 rules/rise_of_totalitarianism/rules.yaml:1477:11\n2935 rules/rise_of_totalitarianism/rules.yaml:1478:15\n2936 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2937 rules/rise_of_totalitarianism/rules.yaml:1480:11\n2938 rules/rise_of_totalitarianism/rules.yaml:1481:11\n2944 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2949 rules/rise_of_totalitarianism/rules.yaml:1487:7\n2950 rules/rise_of_totalitarianism/rules.yaml:1488:7\n2951 rules/rise_of_totalitarianism/rules.yaml:1489:7\n2952 rules/rise_of_totalitarianism/rules.yaml:1490:11\n2953 rules/rise_of_totalitarianism/rules.yaml:1491:11\n2959 rules/rise_of_totalitarianism/rules.yaml:1492:15\n2973 rules/rise_of_totalitarianism/rules.yaml:1493:15\n2974 rules/rise_of_totalitarianism/rules.yaml:1494:15\n2976 rules/rise_of_totalitarianism/rules.yaml:1495:7\n2977 rules/rise_of_totalitarianism/rules.yaml:1496:7\n2978 rules/rise_of_totalitarianism/rules.yaml:1497:7\n2984 rules/rise_of_totalitarianism/rules.yaml:1498:7\n2985 rules/rise_of_totalitarianism/rules.yaml:1499:7\n2986 rules/rise_of_totalitarianism/rules.yaml:1500:7\n2991 rules/rise_of_totalitarianism/rules.yaml:1670:7\n2992 rules/rise_of_totalitarianism/rules.yaml:1671:11\n2997 rules/rise_of_totalitarianism/rules.yaml:1672:11\n2998 rules/rise_of_totalitarianism/rules.yaml:1673:11\n2999 rules/rise_of_totalitarianism/rules.yaml:1674:15\n3002 rules/rise_of_totalitarianism/rules.yaml:1676:15\n3006 rules/rise_of_totalitarianism/rules.yaml:1677:15\n3008 rules/rise_of_totalitarianism/rules.yaml:1678:15\n3010 rules/rise_of_totalitarianism/rules.yaml:1680:11\n3033 rules/rise_of_totalitarianism/rules.yaml:1035:7\n3034 rules/rise_of_totalitarianism/rules.yaml:1036:7\n3039 rules/rise_of_totalitarianism/rules.yaml:1037:11\n3052 rules/rise_of_totalitarianism/rules.yaml:1038:11\n3053 rules/rise_of_totalitarianism/rules.yaml:1039:15\n3055 rules/rise_of_totalitarianism/rules.yaml:1041:15\n3056 rules/rise_of_totalitarianism/rules.yaml:1042:15\n3057 rules/rise_of_totalitarianism/rules.yaml:1043:19\n3059 rules/rise_of_totalitarianism/rules.yaml:1045:19\n3061 rules/rise_of_totalitarianism/rules.yaml:1046:19\n3063 rules/rise_of_totalitarianism/rules.yaml:1047:19\n3068 rules/rise_of_totalitarianism/rules.yaml:894:7\n3069 rules/rise_of_totalitarianism/rules.yaml:896:15\n3070 rules/rise_of_totalitarianism/rules.yaml:897:15\n3072 rules/rise_of_totalitarianism/rules.yaml:899:15\n3073 rules/rise_of_totalitarianism/rules.yaml:900:15\n3074 rules/rise_of_totalitarianism/rules.yaml:901:19\n3077 rules/rise_of_totalitarianism/rules.yaml:904:15\n3078 rules/rise_of_totalitarianism/rules.yaml:906:19\n3081 rules/rise_of_totalitarianism/rules.yaml:909:15\n3083 rules/rise_of_totalitarianism/rules.yaml:911:15\n3084 rules/rise_of_totalitarianism/rules.yaml:912:19\n3085 rules/rise_of_totalitarianism/rules.yaml:913:15\n3087 rules/rise_of_totalitarianism/rules.yaml:916:15\n3093 rules/rise_of_totalitarianism/rules.yaml:918:15\n3094 rules/rise_of_totalitarianism/rules.yaml:919:19\n3095 rules/rise_of_totalitarianism/rules.yaml:920:15\n3096 rules/rise_of_totalitarianism/rules.yaml:921:19\n3097 rules/rise_of_totalitarianism/rules.yaml:922:19\n3099 rules/rise_of_totalitarianism/rules.yaml:923:19\n3102 rules/rise_of_totalitarianism/rules.yaml:925:15\n3108 rules/rise_of_totalitarianism/rules.yaml:927:15\n3109 rules/rise_of_totalitarianism/rules.yaml:928:15\n3110 rules/rise_of_totalitarianism/rules.yaml:929:19\n3115 rules/rise_of_totalitarianism/rules.yaml:1549:7\n3116 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3117 rules/rise_of_totalitarianism/rules.yaml:1551:15\n3124 rules/rise_of_totalitarianism/rules.yaml:1126:7\n3125 rules/rise_of_totalitarianism/rules.yaml:1127:7\n3126 rules/rise_of_totalitarianism/rules.yaml:1128:7\n3131 rules/rise_of_totalitarianism/rules.yaml:1129:11\n3150 rules/rise_of_totalitarianism/rules.yaml:1130:11\n3151 rules/rise_of_totalitarianism/rules.yaml:1131:15\n3153 rules/rise_of_totalitarianism/rules.yaml:1133:15\n3154 rules/rise_of_totalitarianism/rules.yaml:1134:15\n3155 rules/rise_of_totalitarianism/rules.yaml:1135:19\n3157 rules/rise_of_totalitarianism/rules.yaml:1137:19\n3162 rules/rise_of_totalitarianism/rules.yaml:1138:19\n3163 rules/rise_of_totalitarianism/rules.yaml:1139:7\n3169 rules/rise_of_totalitarianism/rules.yaml:825:7\n3170 rules/rise_of_totalitarianism/rules.yaml:827:15\n3171 rules/rise_of_totalitarianism/rules.yaml:828:15\n3176 rules/rise_of_totalitarianism/rules.yaml:829:19\n3182 rules/rise_of_totalitarianism/rules.yaml:830:19\n3189 rules/rise_of_totalitarianism/rules.yaml:831:19\n3190 rules/rise_of_totalitarianism/rules.yaml:832:19\n3192 rules/rise_of_totalitarianism/rules.yaml:834:15\n3193 rules/rise_of_totalitarianism/rules.yaml:835:15\n3195 rules/rise_of_totalitarianism/rules.yaml:836:15\n3198 rules/rise_of_totalitarianism/rules.yaml:839:15\n3200 rules/rise_of_totalitarianism/rules.yaml:842:15\n3201 rules/rise_of_totalitarianism/rules.yaml:843:19\n3207 rules/rise_of_totalitarianism/rules.yaml:846:15\n3208 rules/rise_of_totalitarianism/rules.yaml:847:19\n3214 rules/rise_of_totalitarianism/rules.yaml:850:15\n3218 rules/rise_of_totalitarianism/rules.yaml:851:19\n3219 rules/rise_of_totalitarianism/rules.yaml:852:23\n3224 rules/rise_of_totalitarianism/rules.yaml:857:15\n3229 rules/rise_of_totalitarianism/rules.yaml:1534:7\n3230 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3231 rules/rise_of_totalitarianism/rules.yaml:1536:7\n3232 rules/rise_of_totalitarianism/rules.yaml:1537:7\n3233 rules/rise_of_totalitarianism/rules.yaml:1538:11\n3242 rules/rise_of_totalitarianism/rules.yaml:1540:15\n3243 rules/rise_of_totalitarianism/rules.yaml:1541:7\n3244 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3245 rules/rise_of_totalitarianism/rules.yaml:1543:15\n3258 rules/rise_of_totalitarianism/rules.yaml:1720:7\n3259 rules/rise_of_totalitarianism/rules.yaml:1721:11\n3260 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3261 rules/rise_of_totalitarianism/rules.yaml:1723:15\n3263 rules/rise_of_totalitarianism/rules.yaml:1724:15\n3266 rules/rise_of_totalitarianism/rules.yaml:1726:7\n3267 rules/rise_of_totalitarianism/rules.yaml:1727:11\n3276 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3277 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3278 rules/rise_of_totalitarianism/rules.yaml:1730:15\n3279 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3280 rules/rise_of_totalitarianism/rules.yaml:1732:23\n3282 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3283 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3284 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3292 rules/rise_of_totalitarianism/rules.yaml:1571:7\n3293 rules/rise_of_totalitarianism/rules.yaml:1573:15\n3294 rules/rise_of_totalitarianism/rules.yaml:1574:15\n3299 rules/rise_of_totalitarianism/rules.yaml:1575:19\n3313 rules/rise_of_totalitarianism/rules.yaml:1576:19\n3314 rules/rise_of_totalitarianism/rules.yaml:1577:19\n3316 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3317 rules/rise_of_totalitarianism/rules.yaml:1580:15\n3319 rules/rise_of_totalitarianism/rules.yaml:1581:15\n3322 rules/rise_of_totalitarianism/rules.yaml:1584:15\n3324 rules/rise_of_totalitarianism/rules.yaml:1587:15\n3325 rules/rise_of_totalitarianism/rules.yaml:1588:19\n3335 rules/rise_of_totalitarianism/rules.yaml:1591:15\n3336 rules/rise_of_totalitarianism/rules.yaml:1592:19\n3346 rules/rise_of_totalitarianism/rules.yaml:1595:15\n3347 rules/rise_of_totalitarianism/rules.yaml:1596:19\n3349 rules/rise_of_totalitarianism/rules.yaml:1598:15\n3354 rules/rise_of_totalitarianism/rules.yaml:1294:7\n3355 rules/rise_of_totalitarianism/rules.yaml:1295:7\n3356 rules/rise_of_totalitarianism/rules.yaml:1296:11\n3357 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3359 rules/rise_of_totalitarianism/rules.yaml:1298:11\n3360 rules/rise_of_totalitarianism/rules.yaml:1299:7\n3361 rules/rise_of_totalitarianism/rules.yaml:1300:11\n3362 rules/rise_of_totalitarianism/rules.yaml:1301:11\n3369 rules/rise_of_totalitarianism/rules.yaml:1302:11\n3370 rules/rise_of_totalitarianism/rules.yaml:1303:11\n3375 rules/rise_of_totalitarianism/rules.yaml:1304:11\n3376 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3379 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3390 rules/rise_of_totalitarianism/rules.yaml:1310:15\n3391 rules/rise_of_totalitarianism/rules.yaml:1311:19\n3396 rules/rise_of_totalitarianism/rules.yaml:1313:15\n3397 rules/rise_of_totalitarianism/rules.yaml:1314:19\n3402 rules/rise_of_totalitarianism/rules.yaml:1315:23\n3403 rules/rise_of_totalitarianism/rules.yaml:1316:7\n3404 rules/rise_of_totalitarianism/rules.yaml:1317:11\n3409 rules/rise_of_totalitarianism/rules.yaml:1608:7\n3425 rules/rise_of_totalitarianism/rules.yaml:1609:7\n3426 rules/rise_of_totalitarianism/rules.yaml:1610:11\n3427 rules/rise_of_totalitarianism/rules.yaml:1611:11\n3428 rules/rise_of_totalitarianism/rules.yaml:1612:15\n3447 rules/rise_of_totalitarianism/rules.yaml:1613:15\n3449 rules/rise_of_totalitarianism/rules.yaml:1614:15\n3450 rules/rise_of_totalitarianism/rules.yaml:1615:15\n3451 rules/rise_of_totalitarianism/rules.yaml:1616:15\n3452 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3470 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3472 rules/rise_of_totalitarianism/rules.yaml:1619:15\n3473 rules/rise_of_totalitarianism/rules.yaml:1621:15\n3478 rules/rise_of_totalitarianism/rules.yaml:736:7\n3479 rules/rise_of_totalitarianism/rules.yaml:737:7\n3484 rules/rise_of_totalitarianism/rules.yaml:738:11\n3491 rules/rise_of_totalitarianism/rules.yaml:739:11\n3508 rules/rise_of_totalitarianism/rules.yaml:740:7\n3509 rules/rise_of_totalitarianism/rules.yaml:741:11\n3510 rules/rise_of_totalitarianism/rules.yaml:742:7\n3511 rules/rise_of_totalitarianism/rules.yaml:743:11\n3521 rules/rise_of_totalitarianism/rules.yaml:744:11\n3528 rules/rise_of_totalitarianism/rules.yaml:745:11\n3529 rules/rise_of_totalitarianism/rules.yaml:746:7\n3530 rules/rise_of_totalitarianism/rules.yaml:747:7\n3531 rules/rise_of_totalitarianism/rules.yaml:748:11\n3535 rules/rise_of_totalitarianism/rules.yaml:749:7\n3542 rules/rise_of_totalitarianism/rules.yaml:791:7\n3543 rules/rise_of_totalitarianism/rules.yaml:792:7\n3547 rules/rise_of_totalitarianism/rules.yaml:793:11\n3548 rules/rise_of_totalitarianism/rules.yaml:794:7\n3549 rules/rise_of_totalitarianism/rules.yaml:795:11\n3560 rules/rise_of_totalitarianism/rules.yaml:798:11\n3565 rules/rise_of_totalitarianism/rules.yaml:1514:7\n3566 rules/rise_of_totalitarianism/rules.yaml:1515:11\n3571 rules/rise_of_totalitarianism/rules.yaml:1516:11\n3572 rules/rise_of_totalitarianism/rules.yaml:1518:7\n3575 rules/rise_of_totalitarianism/rules.yaml:1521:11\n3576 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3577 rules/rise_of_totalitarianism/rules.yaml:1523:11\n3578 rules/rise_of_totalitarianism/rules.yaml:1524:11\n3579 rules/rise_of_totalitarianism/rules.yaml:1526:15\n3581 rules/rise_of_totalitarianism/rules.yaml:1528:15\n3595 rules/rise_of_totalitarianism/rules.yaml:952:7\n3598 rules/rise_of_totalitarianism/rules.yaml:955:11\n3599 rules/rise_of_totalitarianism/rules.yaml:956:11\n3600 rules/rise_of_totalitarianism/rules.yaml:957:11\n3606 rules/rise_of_totalitarianism/rules.yaml:959:11\n3607 rules/rise_of_totalitarianism/rules.yaml:960:15\n3612 rules/rise_of_totalitarianism/rules.yaml:962:11\n3613 rules/rise_of_totalitarianism/rules.yaml:963:15\n3618 rules/rise_of_totalitarianism/rules.yaml:965:11\n3619 rules/rise_of_totalitarianism/rules.yaml:966:15\n3620 rules/rise_of_totalitarianism/rules.yaml:967:15\n3630 rules/rise_of_totalitarianism/rules.yaml:968:15\n3635 rules/rise_of_totalitarianism/rules.yaml:1817:7\n3636 rules/rise_of_totalitarianism/rules.yaml:1818:7\n3637 rules/rise_of_totalitarianism/rules.yaml:1819:7\n3640 rules/rise_of_totalitarianism/rules.yaml:1822:11\n3647 rules/rise_of_totalitarianism/rules.yaml:1823:11\n3652 rules/rise_of_totalitarianism/rules.yaml:1824:15\n3653 rules/rise_of_totalitarianism/rules.yaml:1825:15\n3654 rules/rise_of_totalitarianism/rules.yaml:1827:11\n3655 rules/rise_of_totalitarianism/rules.yaml:1828:11\n3659 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3663 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3664 rules/rise_of_totalitarianism/rules.yaml:1419:7\n3665 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3666 rules/rise_of_totalitarianism/rules.yaml:1421:11\n3667 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3674 rules/rise_of_totalitarianism/rules.yaml:1086:7\n3678 rules/rise_of_totalitarianism/rules.yaml:1087:7\n3679 rules/rise_of_totalitarianism/rules.yaml:1088:7\n3680 rules/rise_of_totalitarianism/rules.yaml:1089:11\n3687 rules/rise_of_totalitarianism/rules.yaml:1090:7\n3688 rules/rise_of_totalitarianism/rules.yaml:1091:7\n3696 rules/rise_of_totalitarianism/rules.yaml:2019:7\n3703 rules/rise_of_totalitarianism/rules.yaml:2020:7\n3704 rules/rise_of_totalitarianism/rules.yaml:2021:7\n3705 rules/rise_of_totalitarianism/rules.yaml:2022:7\n3708 rules/rise_of_totalitarianism/rules.yaml:2023:11\n3709 rules/rise_of_totalitarianism/rules.yaml:2024:11\n3711 rules/rise_of_totalitarianism/rules.yaml:2025:11\n3712 rules/rise_of_totalitarianism/rules.yaml:2026:11\n3713 rules/rise_of_totalitarianism/rules.yaml:2027:11\n3715 rules/rise_of_totalitarianism/rules.yaml:2030:11\n3716 rules/rise_of_totalitarianism/rules.yaml:2031:11\n3718 rules/rise_of_totalitarianism/rules.yaml:2032:11\n3719 rules/rise_of_totalitarianism/rules.yaml:2033:11\n3720 rules/rise_of_totalitarianism/rules.yaml:2034:11\n3721 rules/rise_of_totalitarianism/rules.yaml:2035:11\n3728 rules/rise_of_totalitarianism/rules.yaml:807:7\n3732 rules/rise_of_totalitarianism/rules.yaml:808:11\n3733 rules/rise_of_totalitarianism/rules.yaml:809:7\n3734 rules/rise_of_totalitarianism/rules.yaml:810:7\n3750 rules/rise_of_totalitarianism/rules.yaml:811:11\n3751 rules/rise_of_totalitarianism/rules.yaml:812:7\n3752 rules/rise_of_totalitarianism/rules.yaml:813:11\n3754 rules/rise_of_totalitarianism/rules.yaml:816:11\n3766 rules/rise_of_totalitarianism/rules.yaml:817:11\n3767 rules/rise_of_totalitarianism/rules.yaml:818:11\n3775 rules/rise_of_totalitarianism/rules.yaml:1108:7\n3776 rules/rise_of_totalitarianism/rules.yaml:1109:11\n3777 rules/rise_of_totalitarianism/rules.yaml:1110:11\n3778 rules/rise_of_totalitarianism/rules.yaml:1111:15\n3784 rules/rise_of_totalitarianism/rules.yaml:1114:11\n3785 rules/rise_of_totalitarianism/rules.yaml:1115:11\n3791 rules/rise_of_totalitarianism/rules.yaml:1118:11\n3798 rules/rise_of_totalitarianism/rules.yaml:1119:11\n3805 rules/rise_of_totalitarianism/rules.yaml:1690:7\n3806 rules/rise_of_totalitarianism/rules.yaml:1691:7\n3807 rules/rise_of_totalitarianism/rules.yaml:1692:7\n3808 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3809 rules/rise_of_totalitarianism/rules.yaml:1694:7\n3810 rules/rise_of_totalitarianism/rules.yaml:1695:11\n3812 rules/rise_of_totalitarianism/rules.yaml:1696:11\n3814 rules/rise_of_totalitarianism/rules.yaml:1699:11\n3815 rules/rise_of_totalitarianism/rules.yaml:1700:11\n3816 rules/rise_of_totalitarianism/rules.yaml:1701:11\n3817 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3818 rules/rise_of_totalitarianism/rules.yaml:1703:15\n3819 rules/rise_of_totalitarianism/rules.yaml:1704:19\n3820 rules/rise_of_totalitarianism/rules.yaml:1705:15\n3821 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3822 rules/rise_of_totalitarianism/rules.yaml:1707:11\n3824 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3825 rules/rise_of_totalitarianism/rules.yaml:1710:15\n3831 rules/rise_of_totalitarianism/rules.yaml:2047:7\n3840 rules/rise_of_totalitarianism/rules.yaml:2048:7\n3851 rules/rise_of_totalitarianism/rules.yaml:2049:11\n3852 rules/rise_of_totalitarianism/rules.yaml:2050:11\n3853 rules/rise_of_totalitarianism/rules.yaml:2051:15\n3854 rules/rise_of_totalitarianism/rules.yaml:2052:15\n3855 rules/rise_of_totalitarianism/rules.yaml:2053:19\n3856 rules/rise_of_totalitarianism/rules.yaml:2054:23\n3857 rules/rise_of_totalitarianism/rules.yaml:2055:27\n3858 rules/rise_of_totalitarianism/rules.yaml:2056:27\n3859 rules/rise_of_totalitarianism/rules.yaml:2058:15\n3895 rules/rise_of_totalitarianism/rules.yaml:1353:7\n3896 rules/rise_of_totalitarianism/rules.yaml:1354:11\n3914 rules/rise_of_totalitarianism/rules.yaml:1355:11\n3915 rules/rise_of_totalitarianism/rules.yaml:1356:15\n3919 rules/rise_of_totalitarianism/rules.yaml:1357:15\n3920 rules/rise_of_totalitarianism/rules.yaml:1358:15\n3927 rules/rise_of_totalitarianism/rules.yaml:1359:15\n3928 rules/rise_of_totalitarianism/rules.yaml:1360:15\n3943 rules/rise_of_totalitarianism/rules.yaml:1362:15\n3944 rules/rise_of_totalitarianism/rules.yaml:1363:19\n3945 rules/rise_of_totalitarianism/rules.yaml:1364:19\n3946 rules/rise_of_totalitarianism/rules.yaml:1365:23\n3947 rules/rise_of_totalitarianism/rules.yaml:1366:19\n3948 rules/rise_of_totalitarianism/rules.yaml:1367:23\n3949 rules/rise_of_totalitarianism/rules.yaml:1368:23\n3956 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3957 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3959 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3960 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3961 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3962 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3963 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3964 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3971 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3972 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3973 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3974 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3980 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3981 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3983 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3984 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3985 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3987 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3988 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3989 rules/rise_of_totalitarianism/rules.yaml:2141:3\n3995 rules/rise_of_totalitarianism/rules.yaml:1376:7\n3996 rules/rise_of_totalitarianism/rules.yaml:1377:11\n4002 rules/rise_of_totalitarianism/rules.yaml:1378:11\n4003 rules/rise_of_totalitarianism/rules.yaml:1379:15\n4007 rules/rise_of_totalitarianism/rules.yaml:1380:15\n4014 rules/rise_of_totalitarianism/rules.yaml:1381:15\n4015 rules/rise_of_totalitarianism/rules.yaml:1382:15\n4021 rules/rise_of_totalitarianism/rules.yaml:1383:15\n4022 rules/rise_of_totalitarianism/rules.yaml:1384:15\n4023 rules/rise_of_totalitarianism/rules.yaml:1385:19\n4030 rules/rise_of_totalitarianism/rules.yaml:1388:19\n4031 rules/rise_of_totalitarianism/rules.yaml:1389:19\n4034 rules/rise_of_totalitarianism/rules.yaml:1393:23\n4042 rules/rise_of_totalitarianism/rules.yaml:1394:27\n4050 rules/rise_of_totalitarianism/rules.yaml:1395:23\n4051 rules/rise_of_totalitarianism/rules.yaml:1396:23\n4052 rules/rise_of_totalitarianism/rules.yaml:1397:23\n4053 rules/rise_of_totalitarianism/rules.yaml:1398:27\n4054 rules/rise_of_totalitarianism/rules.yaml:1399:23\n4055 rules/rise_of_totalitarianism/rules.yaml:1400:23\n4056 rules/rise_of_totalitarianism/rules.yaml:1401:23\n4057 rules/rise_of_totalitarianism/rules.yaml:1402:27\n4058 rules/rise_of_totalitarianism/rules.yaml:1403:27\n4067 rules/rise_of_totalitarianism/rules.yaml:1404:27\n4071 rules/rise_of_totalitarianism/rules.yaml:1405:27\n4072 rules/rise_of_totalitarianism/rules.yaml:1407:27\n4073 rules/rise_of_totalitarianism/rules.yaml:1408:27\n4074 rules/rise_of_totalitarianism/rules.yaml:1409:31\n4078 rules/rise_of_totalitarianism/rules.yaml:1410:27\n4082 rules/rise_of_totalitarianism/rules.yaml:1411:27\n4083 rules/rise_of_totalitarianism/rules.yaml:1412:23\n4088 rules/rise_of_totalitarianism/rules.yaml:1427:7\n4089 rules/rise_of_totalitarianism/rules.yaml:1428:11\n4090 rules/rise_of_totalitarianism/rules.yaml:1429:15\n4091 rules/rise_of_totalitarianism/rules.yaml:1430:19\n4093 rules/rise_of_totalitarianism/rules.yaml:1431:15\n4094 rules/rise_of_totalitarianism/rules.yaml:1432:15\n4095 rules/rise_of_totalitarianism/rules.yaml:1433:15\n4102 rules/rise_of_totalitarianism/rules.yaml:1434:15\n4103 rules/rise_of_totalitarianism/rules.yaml:1435:19\n4122 rules/rise_of_totalitarianism/rules.yaml:1436:23\n4132 rules/rise_of_totalitarianism/rules.yaml:1437:23\n4149 rules/rise_of_totalitarianism/rules.yaml:1438:15\n4150 rules/rise_of_totalitarianism/rules.yaml:1439:15\n4151 rules/rise_of_totalitarianism/rules.yaml:1440:19\n4154 rules/rise_of_totalitarianism/rules.yaml:1441:19\n4156 rules/rise_of_totalitarianism/rules.yaml:1442:19\n4157 rules/rise_of_totalitarianism/rules.yaml:1443:19\n4162 rules/rise_of_totalitarianism/rules.yaml:1444:23\n4165 rules/rise_of_totalitarianism/rules.yaml:1445:23\n4166 rules/rise_of_totalitarianism/rules.yaml:1446:19\n4167 rules/rise_of_totalitarianism/rules.yaml:1447:15\n4172 rules/rise_of_totalitarianism/rules.yaml:1448:15\n4179 rules/rise_of_totalitarianism/rules.yaml:1450:15\n4180 rules/rise_of_totalitarianism/rules.yaml:1451:15\n4186 rules/rise_of_totalitarianism/rules.yaml:1452:19\n4187 rules/rise_of_totalitarianism/rules.yaml:1453:11\n4194 rules/rise_of_totalitarianism/rules.yaml:1758:7\n4195 rules/rise_of_totalitarianism/rules.yaml:1759:7\n4196 rules/rise_of_totalitarianism/rules.yaml:1760:7\n4197 rules/rise_of_totalitarianism/rules.yaml:1761:11\n4198 rules/rise_of_totalitarianism/rules.yaml:1762:11\n4199 rules/rise_of_totalitarianism/rules.yaml:1763:15\n4200 rules/rise_of_totalitarianism/rules.yaml:1764:15\n4201 rules/rise_of_totalitarianism/rules.yaml:1765:7\n4217 rules/rise_of_totalitarianism/rules.yaml:1766:7\n4223 rules/rise_of_totalitarianism/rules.yaml:1767:7\n4224 rules/rise_of_totalitarianism/rules.yaml:1768:11\n4225 rules/rise_of_totalitarianism/rules.yaml:1769:11\n4226 rules/rise_of_totalitarianism/rules.yaml:1770:15\n4227 rules/rise_of_totalitarianism/rules.yaml:1771:15\n4232 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4233 rules/rise_of_totalitarianism/rules.yaml:1003:7\n4238 rules/rise_of_totalitarianism/rules.yaml:1004:11\n4247 rules/rise_of_totalitarianism/rules.yaml:1005:11\n4248 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4250 rules/rise_of_totalitarianism/rules.yaml:1008:15\n4251 rules/rise_of_totalitarianism/rules.yaml:1009:15\n4252 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4254 rules/rise_of_totalitarianism/rules.yaml:1012:19\n4261 rules/rise_of_totalitarianism/rules.yaml:1013:19\n4265 rules/rise_of_totalitarianism/rules.yaml:1014:19\n4267 rules/rise_of_totalitarianism/rules.yaml:1015:19\n4268 rules/rise_of_totalitarianism/rules.yaml:1016:19\n4269 rules/rise_of_totalitarianism/rules.yaml:1017:19\n4270 rules/rise_of_totalitarianism/rules.yaml:1018:19\n4288 rules/rise_of_totalitarianism/rules.yaml:1019:19\n4290 rules/rise_of_totalitarianism/rules.yaml:1020:19\n4291 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4296 rules/rise_of_totalitarianism/rules.yaml:1022:19\n4297 rules/rise_of_totalitarianism/rules.yaml:1023:23\n4304 rules/rise_of_totalitarianism/rules.yaml:1024:19\n4306 rules/rise_of_totalitarianism/rules.yaml:1025:19\n4308 rules/rise_of_totalitarianism/rules.yaml:1026:19\n4309 rules/rise_of_totalitarianism/rules.yaml:1028:19\n4310 rules/rise_of_totalitarianism/rules.yaml:1029:7\n4314 rules/rise_of_totalitarianism/rules.yaml:969:3\n4315 rules/rise_of_totalitarianism/rules.yaml:2160:14\n4320 rules/rise_of_totalitarianism/rules.yaml:973:7\n4321 rules/rise_of_totalitarianism/rules.yaml:974:11\n4322 rules/rise_of_totalitarianism/rules.yaml:975:7\n4327 rules/rise_of_totalitarianism/rules.yaml:976:7\n4338 rules/rise_of_totalitarianism/rules.yaml:978:11\n4339 rules/rise_of_totalitarianism/rules.yaml:979:7\n4340 rules/rise_of_totalitarianism/rules.yaml:980:7\n4341 rules/rise_of_totalitarianism/rules.yaml:981:11\n4342 rules/rise_of_totalitarianism/rules.yaml:982:15\n4350 rules/rise_of_totalitarianism/rules.yaml:984:15\n4357 rules/rise_of_totalitarianism/rules.yaml:986:7\n4358 rules/rise_of_totalitarianism/rules.yaml:987:11\n4359 rules/rise_of_totalitarianism/rules.yaml:988:15\n4360 rules/rise_of_totalitarianism/rules.yaml:989:7\n4361 rules/rise_of_totalitarianism/rules.yaml:990:7\n4362 rules/rise_of_totalitarianism/rules.yaml:991:11\n4371 rules/rise_of_totalitarianism/rules.yaml:992:11\n4372 rules/rise_of_totalitarianism/rules.yaml:993:15\n4373 rules/rise_of_totalitarianism/rules.yaml:994:11\n4375 rules/rise_of_totalitarianism/rules.yaml:996:11\n4380 rules/rise_of_totalitarianism/rules.yaml:1560:7\n4381 rules/rise_of_totalitarianism/rules.yaml:1561:11\n4387 rules/rise_of_totalitarianism/rules.yaml:1563:7\n4388 rules/rise_of_totalitarianism/rules.yaml:1564:7\n4389 rules/rise_of_totalitarianism/rules.yaml:1565:11\n4398 rules/rise_of_totalitarianism/rules.yaml:878:7\n4399 rules/rise_of_totalitarianism/rules.yaml:879:7\n4400 rules/rise_of_totalitarianism/rules.yaml:881:7\n4401 rules/rise_of_totalitarianism/rules.yaml:882:11\n4402 rules/rise_of_totalitarianism/rules.yaml:883:11\n4403 rules/rise_of_totalitarianism/rules.yaml:884:15\n4404 rules/rise_of_totalitarianism/rules.yaml:885:15\n4405 rules/rise_of_totalitarianism/rules.yaml:886:15\n4406 rules/rise_of_totalitarianism/rules.yaml:888:7\n4411 rules/rise_of_totalitarianism/rules.yaml:1841:7\n4412 rules/rise_of_totalitarianism/rules.yaml:1842:7\n4413 rules/rise_of_totalitarianism/rules.yaml:1843:7\n4414 rules/rise_of_totalitarianism/rules.yaml:1844:7\n4417 rules/rise_of_totalitarianism/rules.yaml:1845:7\n4418 rules/rise_of_totalitarianism/rules.yaml:1846:7\n4419 rules/rise_of_totalitarianism/rules.yaml:1847:7\n4420 rules/rise_of_totalitarianism/rules.yaml:1848:11\n4421 rules/rise_of_totalitarianism/rules.yaml:1849:11\n4422 rules/rise_of_totalitarianism/rules.yaml:1850:15\n4423 rules/rise_of_totalitarianism/rules.yaml:1851:7\n4424 rules/rise_of_totalitarianism/rules.yaml:1852:7\n4427 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4434 rules/rise_of_totalitarianism/rules.yaml:1857:11\n4435 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4436 rules/rise_of_totalitarianism/rules.yaml:1859:19\n4437 rules/rise_of_totalitarianism/rules.yaml:1861:19\n4442 rules/rise_of_totalitarianism/rules.yaml:1862:23\n4443 rules/rise_of_totalitarianism/rules.yaml:1863:23\n4445 rules/rise_of_totalitarianism/rules.yaml:1866:19\n4448 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4449 rules/rise_of_totalitarianism/rules.yaml:1868:19\n4450 rules/rise_of_totalitarianism/rules.yaml:1869:23\n4455 rules/rise_of_totalitarianism/rules.yaml:1870:23\n4456 rules/rise_of_totalitarianism/rules.yaml:1871:11\n4461 rules/rise_of_totalitarianism/rules.yaml:1872:11\n4462 rules/rise_of_totalitarianism/rules.yaml:1873:11\n4463 rules/rise_of_totalitarianism/rules.yaml:1874:11\n4466 rules/rise_of_totalitarianism/rules.yaml:1875:15\n4467 rules/rise_of_totalitarianism/rules.yaml:1876:15\n4468 rules/rise_of_totalitarianism/rules.yaml:1877:15\n4469 rules/rise_of_totalitarianism/rules.yaml:1878:15\n4470 rules/rise_of_totalitarianism/rules.yaml:1879:19\n4477 rules/rise_of_totalitarianism/rules.yaml:1880:19\n4478 rules/rise_of_totalitarianism/rules.yaml:1881:19\n4479 rules/rise_of_totalitarianism/rules.yaml:1882:23\n4480 rules/rise_of_totalitarianism/rules.yaml:1883:23\n4481 rules/rise_of_totalitarianism/rules.yaml:1885:15\n4482 rules/rise_of_totalitarianism/rules.yaml:1886:19\n4487 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4488 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4490 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4491 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4492 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4493 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4494 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4495 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4502 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4503 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4504 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4505 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4535 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4536 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4538 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4539 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4540 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4542 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4543 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4544 rules/rise_of_totalitarianism/rules.yaml:2112:3\n4549 rules/rise_of_totalitarianism/rules.yaml:1658:7\n4550 rules/rise_of_totalitarianism/rules.yaml:1659:7\n4551 rules/rise_of_totalitarianism/rules.yaml:1660:11\n4558 rules/rise_of_totalitarianism/rules.yaml:1661:11\n4565 rules/rise_of_totalitarianism/rules.yaml:866:7\n4567 rules/rise_of_totalitarianism/rules.yaml:867:7\n4568 rules/rise_of_totalitarianism/rules.yaml:868:11\n4569 rules/rise_of_totalitarianism/rules.yaml:869:11\n4570 rules/rise_of_totalitarianism/rules.yaml:870:15\n4571 rules/rise_of_totalitarianism/rules.yaml:871:15\n4578 rules/rise_of_totalitarianism/rules.yaml:1140:3\n4579 rules/rise_of_totalitarianism/rules.yaml:2140:14\n4580 rules/rise_of_totalitarianism/rules.yaml:2161:14\n4587 rules/rise_of_totalitarianism/rules.yaml:1145:7\n4588 rules/rise_of_totalitarianism/rules.yaml:1146:7\n4594 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4595 rules/rise_of_totalitarianism/rules.yaml:1148:7\n4596 rules/rise_of_totalitarianism/rules.yaml:1149:7\n4597 rules/rise_of_totalitarianism/rules.yaml:1150:7\n4600 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4601 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4608 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4614 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4615 rules/rise_of_totalitarianism/rules.yaml:1155:15\n4616 rules/rise_of_totalitarianism/rules.yaml:1157:15\n4617 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4618 rules/rise_of_totalitarianism/rules.yaml:1159:23\n4620 rules/rise_of_totalitarianism/rules.yaml:1161:23\n4621 rules/rise_of_totalitarianism/rules.yaml:1162:23\n4622 rules/rise_of_totalitarianism/rules.yaml:1163:23\n4623 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4624 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4626 rules/rise_of_totalitarianism/rules.yaml:1168:15\n4639 rules/rise_of_totalitarianism/rules.yaml:1169:15\n4640 rules/rise_of_totalitarianism/rules.yaml:1171:19\n4642 rules/rise_of_totalitarianism/rules.yaml:1173:19\n4649 rules/rise_of_totalitarianism/rules.yaml:1174:19\n4654 rules/rise_of_totalitarianism/rules.yaml:1175:19\n4655 rules/rise_of_totalitarianism/rules.yaml:1176:19\n4656 rules/rise_of_totalitarianism/rules.yaml:1178:19\n4657 rules/rise_of_totalitarianism/rules.yaml:1179:23\n4658 rules/rise_of_totalitarianism/rules.yaml:1180:27\n4660 rules/rise_of_totalitarianism/rules.yaml:1182:27\n4661 rules/rise_of_totalitarianism/rules.yaml:1183:27\n4662 rules/rise_of_totalitarianism/rules.yaml:1184:31\n4664 rules/rise_of_totalitarianism/rules.yaml:1187:11\n4665 rules/rise_of_totalitarianism/rules.yaml:1188:11\n4691 rules/rise_of_totalitarianism/rules.yaml:1189:11\n4692 rules/rise_of_totalitarianism/rules.yaml:1190:11\n4693 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4694 rules/rise_of_totalitarianism/rules.yaml:1192:11\n4695 rules/rise_of_totalitarianism/rules.yaml:1194:15\n4697 rules/rise_of_totalitarianism/rules.yaml:1196:15\n4704 rules/rise_of_totalitarianism/rules.yaml:1197:15\n4705 rules/rise_of_totalitarianism/rules.yaml:1198:15\n4706 rules/rise_of_totalitarianism/rules.yaml:1199:15\n4707 rules/rise_of_totalitarianism/rules.yaml:1201:15\n4708 rules/rise_of_totalitarianism/rules.yaml:1202:19\n4709 rules/rise_of_totalitarianism/rules.yaml:1203:19\n4710 rules/rise_of_totalitarianism/rules.yaml:1204:23\n4712 rules/rise_of_totalitarianism/rules.yaml:1206:15\n4719 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4731 rules/rise_of_totalitarianism/rules.yaml:1208:15\n4732 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4733 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4734 rules/rise_of_totalitarianism/rules.yaml:1213:19\n4743 rules/rise_of_totalitarianism/rules.yaml:1214:19\n4744 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4745 rules/rise_of_totalitarianism/rules.yaml:1216:23\n4746 rules/rise_of_totalitarianism/rules.yaml:1217:19\n4747 rules/rise_of_totalitarianism/rules.yaml:1218:23\n4749 rules/rise_of_totalitarianism/rules.yaml:1220:11\n4761 rules/rise_of_totalitarianism/rules.yaml:1221:11\n4762 rules/rise_of_totalitarianism/rules.yaml:1223:15\n4764 rules/rise_of_totalitarianism/rules.yaml:1225:15\n4771 rules/rise_of_totalitarianism/rules.yaml:1226:15\n4772 rules/rise_of_totalitarianism/rules.yaml:1227:15\n4773 rules/rise_of_totalitarianism/rules.yaml:1228:15\n4774 rules/rise_of_totalitarianism/rules.yaml:1230:15\n4775 rules/rise_of_totalitarianism/rules.yaml:1231:19\n4776 rules/rise_of_totalitarianism/rules.yaml:1232:19\n4777 rules/rise_of_totalitarianism/rules.yaml:1233:19\n4778 rules/rise_of_totalitarianism/rules.yaml:1234:19\n4780 rules/rise_of_totalitarianism/rules.yaml:1237:11\n4785 rules/rise_of_totalitarianism/rules.yaml:1238:11\n4786 rules/rise_of_totalitarianism/rules.yaml:1239:11\n4787 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4792 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4793 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4794 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4795 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4796 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4797 rules/rise_of_totalitarianism/rules.yaml:1247:15\n4798 rules/rise_of_totalitarianism/rules.yaml:1248:19\n4799 rules/rise_of_totalitarianism/rules.yaml:1249:19\n4805 rules/rise_of_totalitarianism/rules.yaml:1251:19\n4806 rules/rise_of_totalitarianism/rules.yaml:1252:19\n4808 rules/rise_of_totalitarianism/rules.yaml:1254:15\n4813 rules/rise_of_totalitarianism/rules.yaml:1255:15\n4820 rules/rise_of_totalitarianism/rules.yaml:1256:15\n4821 rules/rise_of_totalitarianism/rules.yaml:1257:15\n4822 rules/rise_of_totalitarianism/rules.yaml:1258:15\n4823 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4824 rules/rise_of_totalitarianism/rules.yaml:1261:19\n4838 rules/rise_of_totalitarianism/rules.yaml:1262:19\n4839 rules/rise_of_totalitarianism/rules.yaml:1263:23\n4855 rules/rise_of_totalitarianism/rules.yaml:1264:19\n4856 rules/rise_of_totalitarianism/rules.yaml:1265:23\n4863 rules/rise_of_totalitarianism/rules.yaml:1266:23\n4864 rules/rise_of_totalitarianism/rules.yaml:1267:19\n4865 rules/rise_of_totalitarianism/rules.yaml:1268:23\n4869 rules/rise_of_totalitarianism/rules.yaml:1270:19\n4870 rules/rise_of_totalitarianism/rules.yaml:1271:23\n4871 rules/rise_of_totalitarianism/rules.yaml:1272:7\n4872 rules/rise_of_totalitarianism/rules.yaml:1273:11\n4873 rules/rise_of_totalitarianism/rules.yaml:1274:15\n4875 rules/rise_of_totalitarianism/rules.yaml:1276:15\n4878 rules/rise_of_totalitarianism/rules.yaml:1279:7\n4879 rules/rise_of_totalitarianism/rules.yaml:1280:11\n4880 rules/rise_of_totalitarianism/rules.yaml:1281:15\n4882 rules/rise_of_totalitarianism/rules.yaml:1283:15\n4883 rules/rise_of_totalitarianism/rules.yaml:1284:7\n4884 rules/rise_of_totalitarianism/rules.yaml:1285:11\n4885 rules/rise_of_totalitarianism/rules.yaml:1286:15\n4887 rules/rise_of_totalitarianism/rules.yaml:1288:11\n4892 rules/rise_of_totalitarianism/rules.yaml:1053:7\n4893 rules/rise_of_totalitarianism/rules.yaml:1054:11\n4894 rules/rise_of_totalitarianism/rules.yaml:1055:15\n4895 rules/rise_of_totalitarianism/rules.yaml:1056:19\n4896 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4897 rules/rise_of_totalitarianism/rules.yaml:1058:15\n4899 rules/rise_of_totalitarianism/rules.yaml:1059:7\n4900 rules/rise_of_totalitarianism/rules.yaml:1060:7\n4901 rules/rise_of_totalitarianism/rules.yaml:1061:7\n4906 rules/rise_of_totalitarianism/rules.yaml:1062:11\n4907 rules/rise_of_totalitarianism/rules.yaml:1063:11\n4908 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4914 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4915 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4916 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4923 rules/rise_of_totalitarianism/rules.yaml:1068:19\n4928 rules/rise_of_totalitarianism/rules.yaml:1950:7\n4929 rules/rise_of_totalitarianism/rules.yaml:1951:11\n4930 rules/rise_of_totalitarianism/rules.yaml:1952:15\n4946 rules/rise_of_totalitarianism/rules.yaml:1953:15\n4947 rules/rise_of_totalitarianism/rules.yaml:1954:19\n4954 rules/rise_of_totalitarianism/rules.yaml:1955:19\n4955 rules/rise_of_totalitarianism/rules.yaml:1956:19\n4957 rules/rise_of_totalitarianism/rules.yaml:1957:19\n4958 rules/rise_of_totalitarianism/rules.yaml:1958:19\n4959 rules/rise_of_totalitarianism/rules.yaml:1959:19\n4961 rules/rise_of_totalitarianism/rules.yaml:1961:7\n4962 rules/rise_of_totalitarianism/rules.yaml:1962:11\n4963 rules/rise_of_totalitarianism/rules.yaml:1963:15\n4965 rules/rise_of_totalitarianism/rules.yaml:1965:7\n4966 rules/rise_of_totalitarianism/rules.yaml:1966:11\n4976 rules/rise_of_totalitarianism/rules.yaml:1967:11\n4977 rules/rise_of_totalitarianism/rules.yaml:1968:15\n4984 rules/rise_of_totalitarianism/rules.yaml:1969:15\n4985 rules/rise_of_totalitarianism/rules.yaml:1970:19\n4990 rules/rise_of_totalitarianism/rules.yaml:1640:7\n4991 rules/rise_of_totalitarianism/rules.yaml:1641:11\n4992 rules/rise_of_totalitarianism/rules.yaml:1642:11\n4998 rules/rise_of_totalitarianism/rules.yaml:1643:11\n5003 rules/rise_of_totalitarianism/rules.yaml:1644:11\n5004 rules/rise_of_totalitarianism/rules.yaml:1645:15\n5005 rules/rise_of_totalitarianism/rules.yaml:1646:15\n5006 rules/rise_of_totalitarianism/rules.yaml:1647:19\n5009 rules/rise_of_totalitarianism/rules.yaml:1648:19\n5019 rules/rise_of_totalitarianism/rules.yaml:1649:19\n5027 rules/rise_of_totalitarianism/rules.yaml:1934:7\n5039 rules/rise_of_totalitarianism/rules.yaml:1935:7\n5040 rules/rise_of_totalitarianism/rules.yaml:1936:11\n5041 rules/rise_of_totalitarianism/rules.yaml:1937:11\n5042 rules/rise_of_totalitarianism/rules.yaml:1938:15\n5043 rules/rise_of_totalitarianism/rules.yaml:1939:15\n5044 rules/rise_of_totalitarianism/rules.yaml:1940:15\n5045 rules/rise_of_totalitarianism/rules.yaml:1941:15\n5046 rules/rise_of_totalitarianism/rules.yaml:1942:15\n5051 rules/rise_of_totalitarianism/flow.yaml:23:3\n5056 rules/rise_of_totalitarianism/flow.yaml:27:7\n5058 rules/rise_of_totalitarianism/flow.yaml:28:7\n5059 rules/rise_of_totalitarianism/flow.yaml:29:7\n5060 rules/rise_of_totalitarianism/flow.yaml:30:7\n5061 rules/rise_of_totalitarianism/flow.yaml:31:11\n5066 rules/rise_of_totalitarianism/flow.yaml:32:11\n5067 rules/rise_of_totalitarianism/flow.yaml:33:15\n5074 rules/rise_of_totalitarianism/flow.yaml:34:15\n5075 rules/rise_of_totalitarianism/flow.yaml:35:19\n5078 rules/rise_of_totalitarianism/flow.yaml:36:19\n5088 rules/rise_of_totalitarianism/flow.yaml:37:7\n5095 rules/rise_of_totalitarianism/flow.yaml:38:7\n5096 rules/rise_of_totalitarianism/flow.yaml:39:11\n5097 rules/rise_of_totalitarianism/flow.yaml:40:15\n5116 rules/rise_of_totalitarianism/flow.yaml:41:15\n5117 rules/rise_of_totalitarianism/flow.yaml:43:7\n5120 rules/rise_of_totalitarianism/flow.yaml:44:7\n5121 rules/rise_of_totalitarianism/flow.yaml:45:11\n5122 rules/rise_of_totalitarianism/flow.yaml:47:7\n5123 rules/rise_of_totalitarianism/flow.yaml:48:11\n5124 rules/rise_of_totalitarianism/flow.yaml:49:7\n5125 rules/rise_of_totalitarianism/flow.yaml:50:11\n5126 rules/rise_of_totalitarianism/flow.yaml:51:11\n5127 rules/rise_of_totalitarianism/flow.yaml:52:15\n5128 rules/rise_of_totalitarianism/flow.yaml:53:15\n5142 rules/rise_of_totalitarianism/flow.yaml:54:15\n5149 rules/rise_of_totalitarianism/flow.yaml:55:15\n5150 rules/rise_of_totalitarianism/flow.yaml:57:7\n5151 rules/rise_of_totalitarianism/flow.yaml:58:7\n5152 rules/rise_of_totalitarianism/flow.yaml:59:11\n5153 rules/rise_of_totalitarianism/flow.yaml:60:11\n5158 rules/rise_of_totalitarianism/flow.yaml:61:15\n5165 rules/rise_of_totalitarianism/flow.yaml:62:15\n5166 rules/rise_of_totalitarianism/flow.yaml:63:19\n5168 rules/rise_of_totalitarianism/flow.yaml:65:19\n5171 rules/rise_of_totalitarianism/flow.yaml:66:19\n5184 rules/rise_of_totalitarianism/flow.yaml:84:3\n5185 rules/rise_of_totalitarianism/flow.yaml:84:3\n5189 rules/rise_of_totalitarianism/flow.yaml:88:7\n5190 rules/rise_of_totalitarianism/flow.yaml:89:11\n5191 rules/rise_of_totalitarianism/flow.yaml:90:15\n5192 rules/rise_of_totalitarianism/flow.yaml:91:7\n5193 rules/rise_of_totalitarianism/flow.yaml:92:7\n5194 rules/rise_of_totalitarianism/flow.yaml:93:7\n5195 rules/rise_of_totalitarianism/flow.yaml:94:7\n5196 rules/rise_of_totalitarianism/flow.yaml:95:7\n5197 rules/rise_of_totalitarianism/flow.yaml:96:7\n5198 rules/rise_of_totalitarianism/flow.yaml:97:7\n5199 rules/rise_of_totalitarianism/flow.yaml:98:7\n5200 rules/rise_of_totalitarianism/flow.yaml:99:7\n5204 rules/rise_of_totalitarianism/flow.yaml:16:3\n5208 rules/rise_of_totalitarianism/flow.yaml:20:7\n5209 rules/rise_of_totalitarianism/flow.yaml:21:7\n5213 rules/rise_of_totalitarianism/flow.yaml:68:3\n5218 rules/rise_of_totalitarianism/flow.yaml:72:7\n5223 rules/rise_of_totalitarianism/flow.yaml:73:11\n5225 rules/rise_of_totalitarianism/flow.yaml:75:11\n5226 rules/rise_of_totalitarianism/flow.yaml:76:11\n5227 rules/rise_of_totalitarianism/flow.yaml:77:11\n5228 rules/rise_of_totalitarianism/flow.yaml:78:15\n5229 rules/rise_of_totalitarianism/flow.yaml:79:11\n5230 rules/rise_of_totalitarianism/flow.yaml:80:11\n5231 rules/rise_of_totalitarianism/flow.yaml:81:7\n5232 rules/rise_of_totalitarianism/flow.yaml:82:11\n5239 rules/rise_of_totalitarianism/rules.yaml:2154:7\n5246 rules/rise_of_totalitarianism/rules.yaml:2155:7\n5251 rules/rise_of_totalitarianism/rules.yaml:2156:7\n5252 rules/rise_of_totalitarianism/rules.yaml:2157:7\n5258 rules/rise_of_totalitarianism/rules.yaml:2128:7\n5267 rules/rise_of_totalitarianism/rules.yaml:2129:7\n5268 rules/rise_of_totalitarianism/rules.yaml:2130:7\n5269 rules/rise_of_totalitarianism/rules.yaml:2131:11\n5270 rules/rise_of_totalitarianism/rules.yaml:2132:15\n5271 rules/rise_of_totalitarianism/rules.yaml:2133:19\n5272 rules/rise_of_totalitarianism/rules.yaml:2134:19\n5273 rules/rise_of_totalitarianism/rules.yaml:2135:19\n5274 rules/rise_of_totalitarianism/rules.yaml:2137:7\n5289 rules/rise_of_totalitarianism/rules.yaml:1035:7\n5290 rules/rise_of_totalitarianism/rules.yaml:1036:7\n5301 rules/rise_of_totalitarianism/rules.yaml:1037:11\n5310 rules/rise_of_totalitarianism/rules.yaml:1038:11\n5311 rules/rise_of_totalitarianism/rules.yaml:1039:15\n5320 rules/rise_of_totalitarianism/rules.yaml:1041:15\n5333 rules/rise_of_totalitarianism/rules.yaml:1042:15\n5334 rules/rise_of_totalitarianism/rules.yaml:1043:19\n5336 rules/rise_of_totalitarianism/rules.yaml:1045:19\n5338 rules/rise_of_totalitarianism/rules.yaml:1046:19\n5340 rules/rise_of_totalitarianism/rules.yaml:1047:19\n5341 rules/rise_of_totalitarianism/rules.yaml:1048:19\n5369 rules/rise_of_totalitarianism/rules.yaml:894:7\n5374 rules/rise_of_totalitarianism/rules.yaml:911:15\n5375 rules/rise_of_totalitarianism/rules.yaml:912:19\n5376 rules/rise_of_totalitarianism/rules.yaml:913:15\n5377 rules/rise_of_totalitarianism/rules.yaml:914:15\n5380 rules/rise_of_totalitarianism/rules.yaml:916:15\n5381 rules/rise_of_totalitarianism/rules.yaml:917:15\n5382 rules/rise_of_totalitarianism/rules.yaml:918:15\n5383 rules/rise_of_totalitarianism/rules.yaml:919:19\n5384 rules/rise_of_totalitarianism/rules.yaml:920:15\n5385 rules/rise_of_totalitarianism/rules.yaml:921:19\n5386 rules/rise_of_totalitarianism/rules.yaml:922:19\n5388 rules/rise_of_totalitarianism/rules.yaml:923:19\n5394 rules/rise_of_totalitarianism/rules.yaml:896:15\n5401 rules/rise_of_totalitarianism/rules.yaml:897:15\n5405 rules/rise_of_totalitarianism/rules.yaml:899:15\n5406 rules/rise_of_totalitarianism/rules.yaml:900:15\n5409 rules/rise_of_totalitarianism/rules.yaml:903:19\n5412 rules/rise_of_totalitarianism/rules.yaml:901:19\n5419 rules/rise_of_totalitarianism/rules.yaml:904:15\n5422 rules/rise_of_totalitarianism/rules.yaml:908:19\n5425 rules/rise_of_totalitarianism/rules.yaml:905:19\n5426 rules/rise_of_totalitarianism/rules.yaml:906:19\n5433 rules/rise_of_totalitarianism/rules.yaml:909:15\n5437 rules/rise_of_totalitarianism/rules.yaml:925:15\n5438 rules/rise_of_totalitarianism/rules.yaml:926:15\n5439 rules/rise_of_totalitarianism/rules.yaml:927:15\n5440 rules/rise_of_totalitarianism/rules.yaml:928:15\n5445 rules/rise_of_totalitarianism/rules.yaml:929:19\n5465 rules/rise_of_totalitarianism/rules.yaml:1549:7\n5479 rules/rise_of_totalitarianism/rules.yaml:1550:11\n5485 rules/rise_of_totalitarianism/rules.yaml:1551:15\n5511 rules/rise_of_totalitarianism/rules.yaml:1126:7\n5512 rules/rise_of_totalitarianism/rules.yaml:1127:7\n5513 rules/rise_of_totalitarianism/rules.yaml:1128:7\n5527 rules/rise_of_totalitarianism/rules.yaml:1129:11\n5546 rules/rise_of_totalitarianism/rules.yaml:1130:11\n5547 rules/rise_of_totalitarianism/rules.yaml:1131:15\n5556 rules/rise_of_totalitarianism/rules.yaml:1133:15\n5569 rules/rise_of_totalitarianism/rules.yaml:1134:15\n5570 rules/rise_of_totalitarianism/rules.yaml:1135:19\n5576 rules/rise_of_totalitarianism/rules.yaml:1137:19\n5581 rules/rise_of_totalitarianism/rules.yaml:1138:19\n5586 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5611 rules/rise_of_totalitarianism/rules.yaml:825:7\n5614 rules/rise_of_totalitarianism/rules.yaml:834:15\n5615 rules/rise_of_totalitarianism/rules.yaml:835:15\n5617 rules/rise_of_totalitarianism/rules.yaml:836:15\n5619 rules/rise_of_totalitarianism/rules.yaml:837:15\n5622 rules/rise_of_totalitarianism/rules.yaml:839:15\n5623 rules/rise_of_totalitarianism/rules.yaml:840:15\n5626 rules/rise_of_totalitarianism/rules.yaml:842:15\n5627 rules/rise_of_totalitarianism/rules.yaml:843:19\n5632 rules/rise_of_totalitarianism/rules.yaml:844:19\n5642 rules/rise_of_totalitarianism/rules.yaml:846:15\n5643 rules/rise_of_totalitarianism/rules.yaml:847:19\n5648 rules/rise_of_totalitarianism/rules.yaml:848:19\n5658 rules/rise_of_totalitarianism/rules.yaml:850:15\n5666 rules/rise_of_totalitarianism/rules.yaml:851:19\n5667 rules/rise_of_totalitarianism/rules.yaml:852:23\n5669 rules/rise_of_totalitarianism/rules.yaml:853:23\n5671 rules/rise_of_totalitarianism/rules.yaml:855:23\n5674 rules/rise_of_totalitarianism/rules.yaml:857:15\n5677 rules/rise_of_totalitarianism/rules.yaml:827:15\n5678 rules/rise_of_totalitarianism/rules.yaml:828:15\n5689 rules/rise_of_totalitarianism/rules.yaml:829:19\n5695 rules/rise_of_totalitarianism/rules.yaml:830:19\n5708 rules/rise_of_totalitarianism/rules.yaml:831:19\n5715 rules/rise_of_totalitarianism/rules.yaml:832:19\n5735 rules/rise_of_totalitarianism/rules.yaml:1534:7\n5736 rules/rise_of_totalitarianism/rules.yaml:1535:11\n5737 rules/rise_of_totalitarianism/rules.yaml:1536:7\n5738 rules/rise_of_totalitarianism/rules.yaml:1537:7\n5746 rules/rise_of_totalitarianism/rules.yaml:1538:11\n5759 rules/rise_of_totalitarianism/rules.yaml:1540:15\n5762 rules/rise_of_totalitarianism/rules.yaml:1541:7\n5763 rules/rise_of_totalitarianism/rules.yaml:1542:11\n5764 rules/rise_of_totalitarianism/rules.yaml:1543:15\n5771 rules/rise_of_totalitarianism/rules.yaml:1544:15\n5794 rules/rise_of_totalitarianism/rules.yaml:1720:7\n5802 rules/rise_of_totalitarianism/rules.yaml:1721:11\n5815 rules/rise_of_totalitarianism/rules.yaml:1722:11\n5816 rules/rise_of_totalitarianism/rules.yaml:1723:15\n5818 rules/rise_of_totalitarianism/rules.yaml:1724:15\n5821 rules/rise_of_totalitarianism/rules.yaml:1725:15\n5824 rules/rise_of_totalitarianism/rules.yaml:1726:7\n5825 rules/rise_of_totalitarianism/rules.yaml:1727:11\n5841 rules/rise_of_totalitarianism/rules.yaml:1728:15\n5842 rules/rise_of_totalitarianism/rules.yaml:1729:15\n5843 rules/rise_of_totalitarianism/rules.yaml:1730:15\n5844 rules/rise_of_totalitarianism/rules.yaml:1731:19\n5845 rules/rise_of_totalitarianism/rules.yaml:1732:23\n5847 rules/rise_of_totalitarianism/rules.yaml:1734:23\n5848 rules/rise_of_totalitarianism/rules.yaml:1735:15\n5849 rules/rise_of_totalitarianism/rules.yaml:1736:15\n5853 rules/rise_of_totalitarianism/rules.yaml:1737:15\n5855 rules/rise_of_totalitarianism/rules.yaml:1739:15\n5874 rules/rise_of_totalitarianism/rules.yaml:1571:7\n5877 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5878 rules/rise_of_totalitarianism/rules.yaml:1580:15\n5880 rules/rise_of_totalitarianism/rules.yaml:1581:15\n5882 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5885 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5886 rules/rise_of_totalitarianism/rules.yaml:1585:15\n5889 rules/rise_of_totalitarianism/rules.yaml:1587:15\n5890 rules/rise_of_totalitarianism/rules.yaml:1588:19\n5899 rules/rise_of_totalitarianism/rules.yaml:1589:19\n5909 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5910 rules/rise_of_totalitarianism/rules.yaml:1592:19\n5919 rules/rise_of_totalitarianism/rules.yaml:1593:19\n5931 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5934 rules/rise_of_totalitarianism/rules.yaml:1573:15\n5935 rules/rise_of_totalitarianism/rules.yaml:1574:15\n5949 rules/rise_of_totalitarianism/rules.yaml:1575:19\n5969 rules/rise_of_totalitarianism/rules.yaml:1576:19\n5976 rules/rise_of_totalitarianism/rules.yaml:1577:19\n5980 rules/rise_of_totalitarianism/rules.yaml:1595:15\n5994 rules/rise_of_totalitarianism/rules.yaml:1596:19\n6021 rules/rise_of_totalitarianism/rules.yaml:1294:7\n6022 rules/rise_of_totalitarianism/rules.yaml:1295:7\n6023 rules/rise_of_totalitarianism/rules.yaml:1296:11\n6024 rules/rise_of_totalitarianism/rules.yaml:1297:15\n6028 rules/rise_of_totalitarianism/rules.yaml:1298:11\n6029 rules/rise_of_totalitarianism/rules.yaml:1299:7\n6040 rules/rise_of_totalitarianism/rules.yaml:1300:11\n6041 rules/rise_of_totalitarianism/rules.yaml:1301:11\n6058 rules/rise_of_totalitarianism/rules.yaml:1302:11\n6059 rules/rise_of_totalitarianism/rules.yaml:1303:11\n6070 rules/rise_of_totalitarianism/rules.yaml:1304:11\n6071 rules/rise_of_totalitarianism/rules.yaml:1305:15\n6074 rules/rise_of_totalitarianism/rules.yaml:1306:15\n6075 rules/rise_of_totalitarianism/rules.yaml:1307:15\n6081 rules/rise_of_totalitarianism/rules.yaml:1309:15\n6082 rules/rise_of_totalitarianism/rules.yaml:1310:15\n6083 rules/rise_of_totalitarianism/rules.yaml:1311:19\n6088 rules/rise_of_totalitarianism/rules.yaml:1312:19\n6096 rules/rise_of_totalitarianism/rules.yaml:1313:15\n6102 rules/rise_of_totalitarianism/rules.yaml:1314:19\n6123 rules/rise_of_totalitarianism/rules.yaml:1315:23\n6128 rules/rise_of_totalitarianism/rules.yaml:1316:7\n6129 rules/rise_of_totalitarianism/rules.yaml:1317:11\n6144 rules/rise_of_totalitarianism/rules.yaml:1608:7\n6154 rules/rise_of_totalitarianism/rules.yaml:1609:7\n6162 rules/rise_of_totalitarianism/rules.yaml:1610:11\n6168 rules/rise_of_totalitarianism/rules.yaml:1611:11\n6176 rules/rise_of_totalitarianism/rules.yaml:1612:15\n6198 rules/rise_of_totalitarianism/rules.yaml:1613:15\n6200 rules/rise_of_totalitarianism/rules.yaml:1614:15\n6201 rules/rise_of_totalitarianism/rules.yaml:1615:15\n6202 rules/rise_of_totalitarianism/rules.yaml:1616:15\n6203 rules/rise_of_totalitarianism/rules.yaml:1617:15\n6226 rules/rise_of_totalitarianism/rules.yaml:1618:15\n6228 rules/rise_of_totalitarianism/rules.yaml:1619:15\n6229 rules/rise_of_totalitarianism/rules.yaml:1620:15\n6230 rules/rise_of_totalitarianism/rules.yaml:1621:15\n6256 rules/rise_of_totalitarianism/rules.yaml:736:7\n6257 rules/rise_of_totalitarianism/rules.yaml:737:7\n6262 rules/rise_of_totalitarianism/rules.yaml:738:11\n6269 rules/rise_of_totalitarianism/rules.yaml:739:11\n6284 rules/rise_of_totalitarianism/rules.yaml:740:7\n6285 rules/rise_of_totalitarianism/rules.yaml:741:11\n6286 rules/rise_of_totalitarianism/rules.yaml:742:7\n6297 rules/rise_of_totalitarianism/rules.yaml:743:11\n6302 rules/rise_of_totalitarianism/rules.yaml:744:11\n6315 rules/rise_of_totalitarianism/rules.yaml:745:11\n6319 rules/rise_of_totalitarianism/rules.yaml:746:7\n6320 rules/rise_of_totalitarianism/rules.yaml:747:7\n6321 rules/rise_of_totalitarianism/rules.yaml:748:11\n6329 rules/rise_of_totalitarianism/rules.yaml:749:7\n6330 rules/rise_of_totalitarianism/rules.yaml:750:7\n6344 rules/rise_of_totalitarianism/rules.yaml:791:7\n6345 rules/rise_of_totalitarianism/rules.yaml:792:7\n6356 rules/rise_of_totalitarianism/rules.yaml:793:11\n6364 rules/rise_of_totalitarianism/rules.yaml:794:7\n6365 rules/rise_of_totalitarianism/rules.yaml:795:11\n6368 rules/rise_of_totalitarianism/rules.yaml:796:11\n6370 rules/rise_of_totalitarianism/rules.yaml:798:11\n6382 rules/rise_of_totalitarianism/rules.yaml:1514:7\n6383 rules/rise_of_totalitarianism/rules.yaml:1515:11\n6384 rules/rise_of_totalitarianism/rules.yaml:1516:11\n6385 rules/rise_of_totalitarianism/rules.yaml:1517:11\n6386 rules/rise_of_totalitarianism/rules.yaml:1518:7\n6387 rules/rise_of_totalitarianism/rules.yaml:1519:11\n6392 rules/rise_of_totalitarianism/rules.yaml:1521:11\n6393 rules/rise_of_totalitarianism/rules.yaml:1522:11\n6394 rules/rise_of_totalitarianism/rules.yaml:1523:11\n6395 rules/rise_of_totalitarianism/rules.yaml:1524:11\n6398 rules/rise_of_totalitarianism/rules.yaml:1528:15\n6399 rules/rise_of_totalitarianism/rules.yaml:1529:15\n6402 rules/rise_of_totalitarianism/rules.yaml:1525:15\n6403 rules/rise_of_totalitarianism/rules.yaml:1526:15\n6422 rules/rise_of_totalitarianism/rules.yaml:952:7\n6423 rules/rise_of_totalitarianism/rules.yaml:953:11\n6428 rules/rise_of_totalitarianism/rules.yaml:955:11\n6429 rules/rise_of_totalitarianism/rules.yaml:956:11\n6430 rules/rise_of_totalitarianism/rules.yaml:957:11\n6431 rules/rise_of_totalitarianism/rules.yaml:958:11\n6432 rules/rise_of_totalitarianism/rules.yaml:959:11\n6433 rules/rise_of_totalitarianism/rules.yaml:960:15\n6438 rules/rise_of_totalitarianism/rules.yaml:961:15\n6446 rules/rise_of_totalitarianism/rules.yaml:962:11\n6447 rules/rise_of_totalitarianism/rules.yaml:963:15\n6452 rules/rise_of_totalitarianism/rules.yaml:964:15\n6460 rules/rise_of_totalitarianism/rules.yaml:965:11\n6465 rules/rise_of_totalitarianism/rules.yaml:966:15\n6466 rules/rise_of_totalitarianism/rules.yaml:967:15\n6486 rules/rise_of_totalitarianism/rules.yaml:968:15\n6513 rules/rise_of_totalitarianism/rules.yaml:1817:7\n6514 rules/rise_of_totalitarianism/rules.yaml:1818:7\n6515 rules/rise_of_totalitarianism/rules.yaml:1819:7\n6516 rules/rise_of_totalitarianism/rules.yaml:1820:11\n6524 rules/rise_of_totalitarianism/rules.yaml:1822:11\n6530 rules/rise_of_totalitarianism/rules.yaml:1823:11\n6535 rules/rise_of_totalitarianism/rules.yaml:1824:15\n6536 rules/rise_of_totalitarianism/rules.yaml:1825:15\n6537 rules/rise_of_totalitarianism/rules.yaml:1826:15\n6538 rules/rise_of_totalitarianism/rules.yaml:1827:11\n6539 rules/rise_of_totalitarianism/rules.yaml:1828:11\n6540 rules/rise_of_totalitarianism/rules.yaml:1829:11\n6552 rules/rise_of_totalitarianism/rules.yaml:1417:7\n6560 rules/rise_of_totalitarianism/rules.yaml:1418:11\n6566 rules/rise_of_totalitarianism/rules.yaml:1419:7\n6572 rules/rise_of_totalitarianism/rules.yaml:1420:7\n6577 rules/rise_of_totalitarianism/rules.yaml:1421:11\n6583 rules/rise_of_totalitarianism/rules.yaml:1422:11\n6603 rules/rise_of_totalitarianism/rules.yaml:1086:7\n6607 rules/rise_of_totalitarianism/rules.yaml:1087:7\n6608 rules/rise_of_totalitarianism/rules.yaml:1088:7\n6616 rules/rise_of_totalitarianism/rules.yaml:1089:11\n6631 rules/rise_of_totalitarianism/rules.yaml:1090:7\n6632 rules/rise_of_totalitarianism/rules.yaml:1091:7\n6648 rules/rise_of_totalitarianism/rules.yaml:2019:7\n6665 rules/rise_of_totalitarianism/rules.yaml:2020:7\n6666 rules/rise_of_totalitarianism/rules.yaml:2021:7\n6667 rules/rise_of_totalitarianism/rules.yaml:2022:7\n6670 rules/rise_of_totalitarianism/rules.yaml:2023:11\n6671 rules/rise_of_totalitarianism/rules.yaml:2024:11\n6673 rules/rise_of_totalitarianism/rules.yaml:2025:11\n6674 rules/rise_of_totalitarianism/rules.yaml:2026:11\n6675 rules/rise_of_totalitarianism/rules.yaml:2027:11\n6676 rules/rise_of_totalitarianism/rules.yaml:2028:11\n6678 rules/rise_of_totalitarianism/rules.yaml:2030:11\n6679 rules/rise_of_totalitarianism/rules.yaml:2031:11\n6681 rules/rise_of_totalitarianism/rules.yaml:2032:11\n6682 rules/rise_of_totalitarianism/rules.yaml:2033:11\n6683 rules/rise_of_totalitarianism/rules.yaml:2034:11\n6684 rules/rise_of_totalitarianism/rules.yaml:2035:11\n6685 rules/rise_of_totalitarianism/rules.yaml:2036:11\n6687 rules/rise_of_totalitarianism/rules.yaml:2038:11\n6700 rules/rise_of_totalitarianism/rules.yaml:807:7\n6704 rules/rise_of_totalitarianism/rules.yaml:808:11\n6705 rules/rise_of_totalitarianism/rules.yaml:809:7\n6706 rules/rise_of_totalitarianism/rules.yaml:810:7\n6729 rules/rise_of_totalitarianism/rules.yaml:811:11\n6744 rules/rise_of_totalitarianism/rules.yaml:812:7\n6745 rules/rise_of_totalitarianism/rules.yaml:813:11\n6746 rules/rise_of_totalitarianism/rules.yaml:814:11\n6754 rules/rise_of_totalitarianism/rules.yaml:816:11\n6767 rules/rise_of_totalitarianism/rules.yaml:817:11\n6768 rules/rise_of_totalitarianism/rules.yaml:818:11\n6769 rules/rise_of_totalitarianism/rules.yaml:819:11\n6785 rules/rise_of_totalitarianism/rules.yaml:1108:7\n6786 rules/rise_of_totalitarianism/rules.yaml:1109:11\n6787 rules/rise_of_totalitarianism/rules.yaml:1110:11\n6788 rules/rise_of_totalitarianism/rules.yaml:1111:15\n6793 rules/rise_of_totalitarianism/rules.yaml:1112:15\n6812 rules/rise_of_totalitarianism/rules.yaml:1114:11\n6813 rules/rise_of_totalitarianism/rules.yaml:1115:11\n6818 rules/rise_of_totalitarianism/rules.yaml:1116:11\n6837 rules/rise_of_totalitarianism/rules.yaml:1118:11\n6845 rules/rise_of_totalitarianism/rules.yaml:1119:11\n6846 rules/rise_of_totalitarianism/rules.yaml:1120:11\n6867 rules/rise_of_totalitarianism/rules.yaml:1690:7\n6868 rules/rise_of_totalitarianism/rules.yaml:1691:7\n6869 rules/rise_of_totalitarianism/rules.yaml:1692:7\n6877 rules/rise_of_totalitarianism/rules.yaml:1693:11\n6885 rules/rise_of_totalitarianism/rules.yaml:1694:7\n6886 rules/rise_of_totalitarianism/rules.yaml:1695:11\n6888 rules/rise_of_totalitarianism/rules.yaml:1696:11\n6891 rules/rise_of_totalitarianism/rules.yaml:1697:11\n6898 rules/rise_of_totalitarianism/rules.yaml:1699:11\n6899 rules/rise_of_totalitarianism/rules.yaml:1700:11\n6900 rules/rise_of_totalitarianism/rules.yaml:1701:11\n6901 rules/rise_of_totalitarianism/rules.yaml:1702:11\n6902 rules/rise_of_totalitarianism/rules.yaml:1703:15\n6903 rules/rise_of_totalitarianism/rules.yaml:1704:19\n6904 rules/rise_of_totalitarianism/rules.yaml:1705:15\n6905 rules/rise_of_totalitarianism/rules.yaml:1706:11\n6906 rules/rise_of_totalitarianism/rules.yaml:1707:11\n6908 rules/rise_of_totalitarianism/rules.yaml:1708:11\n6909 rules/rise_of_totalitarianism/rules.yaml:1709:11\n6914 rules/rise_of_totalitarianism/rules.yaml:1710:15\n6940 rules/rise_of_totalitarianism/rules.yaml:2047:7\n6957 rules/rise_of_totalitarianism/rules.yaml:2048:7\n6976 rules/rise_of_totalitarianism/rules.yaml:2049:11\n6982 rules/rise_of_totalitarianism/rules.yaml:2050:11\n6983 rules/rise_of_totalitarianism/rules.yaml:2051:15\n6984 rules/rise_of_totalitarianism/rules.yaml:2052:15\n6985 rules/rise_of_totalitarianism/rules.yaml:2053:19\n6986 rules/rise_of_totalitarianism/rules.yaml:2054:23\n6987 rules/rise_of_totalitarianism/rules.yaml:2055:27\n6988 rules/rise_of_totalitarianism/rules.yaml:2056:27\n6989 rules/rise_of_totalitarianism/rules.yaml:2057:15\n6990 rules/rise_of_totalitarianism/rules.yaml:2058:15\n7013 rules/rise_of_totalitarianism/rules.yaml:1353:7\n7024 rules/rise_of_totalitarianism/rules.yaml:1354:11\n7042 rules/rise_of_totalitarianism/rules.yaml:1355:11\n7048 rules/rise_of_totalitarianism/rules.yaml:1356:15\n7049 rules/rise_of_totalitarianism/rules.yaml:1357:15\n7050 rules/rise_of_totalitarianism/rules.yaml:1358:15\n7067 rules/rise_of_totalitarianism/rules.yaml:1359:15\n7068 rules/rise_of_totalitarianism/rules.yaml:1360:15\n7085 rules/rise_of_totalitarianism/rules.yaml:1361:15\n7086 rules/rise_of_totalitarianism/rules.yaml:1362:15\n7087 rules/rise_of_totalitarianism/rules.yaml:1363:19\n7088 rules/rise_of_totalitarianism/rules.yaml:1364:19\n7089 rules/rise_of_totalitarianism/rules.yaml:1365:23\n7090 rules/rise_of_totalitarianism/rules.yaml:1366:19\n7091 rules/rise_of_totalitarianism/rules.yaml:1367:23\n7092 rules/rise_of_totalitarianism/rules.yaml:1368:23\n7093 rules/rise_of_totalitarianism/rules.yaml:1369:23\n7095 rules/rise_of_totalitarianism/rules.yaml:1371:23\n7127 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7132 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7134 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7135 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7136 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7137 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7138 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7139 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7152 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7153 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7178 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7184 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7190 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7191 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7211 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7247 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7248 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7254 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7255 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7275 rules/rise_of_totalitarianism/rules.yaml:2141:3\n7305 rules/rise_of_totalitarianism/rules.yaml:1376:7\n7319 rules/rise_of_totalitarianism/rules.yaml:1377:11\n7329 rules/rise_of_totalitarianism/rules.yaml:1378:11\n7335 rules/rise_of_totalitarianism/rules.yaml:1379:15\n7336 rules/rise_of_totalitarianism/rules.yaml:1380:15\n7356 rules/rise_of_totalitarianism/rules.yaml:1381:15\n7357 rules/rise_of_totalitarianism/rules.yaml:1382:15\n7363 rules/rise_of_totalitarianism/rules.yaml:1383:15\n7364 rules/rise_of_totalitarianism/rules.yaml:1384:15\n7365 rules/rise_of_totalitarianism/rules.yaml:1385:19\n7371 rules/rise_of_totalitarianism/rules.yaml:1386:19\n7377 rules/rise_of_totalitarianism/rules.yaml:1388:19\n7378 rules/rise_of_totalitarianism/rules.yaml:1389:19\n7379 rules/rise_of_totalitarianism/rules.yaml:1390:23\n7385 rules/rise_of_totalitarianism/rules.yaml:1392:23\n7386 rules/rise_of_totalitarianism/rules.yaml:1393:23\n7391 rules/rise_of_totalitarianism/rules.yaml:1394:27\n7396 rules/rise_of_totalitarianism/rules.yaml:1395:23\n7397 rules/rise_of_totalitarianism/rules.yaml:1396:23\n7398 rules/rise_of_totalitarianism/rules.yaml:1397:23\n7399 rules/rise_of_totalitarianism/rules.yaml:1398:27\n7400 rules/rise_of_totalitarianism/rules.yaml:1399:23\n7401 rules/rise_of_totalitarianism/rules.yaml:1400:23\n7402 rules/rise_of_totalitarianism/rules.yaml:1401:23\n7403 rules/rise_of_totalitarianism/rules.yaml:1402:27\n7404 rules/rise_of_totalitarianism/rules.yaml:1403:27\n7409 rules/rise_of_totalitarianism/rules.yaml:1404:27\n7412 rules/rise_of_totalitarianism/rules.yaml:1405:27\n7413 rules/rise_of_totalitarianism/rules.yaml:1406:27\n7414 rules/rise_of_totalitarianism/rules.yaml:1407:27\n7415 rules/rise_of_totalitarianism/rules.yaml:1408:27\n7416 rules/rise_of_totalitarianism/rules.yaml:1409:31\n7420 rules/rise_of_totalitarianism/rules.yaml:1410:27\n7424 rules/rise_of_totalitarianism/rules.yaml:1411:27\n7425 rules/rise_of_totalitarianism/rules.yaml:1412:23\n7487 rules/rise_of_totalitarianism/rules.yaml:1427:7\n7498 rules/rise_of_totalitarianism/rules.yaml:1428:11\n7503 rules/rise_of_totalitarianism/rules.yaml:1429:15\n7504 rules/rise_of_totalitarianism/rules.yaml:1430:19\n7506 rules/rise_of_totalitarianism/rules.yaml:1431:15\n7507 rules/rise_of_totalitarianism/rules.yaml:1432:15\n7508 rules/rise_of_totalitarianism/rules.yaml:1433:15\n7515 rules/rise_of_totalitarianism/rules.yaml:1434:15\n7516 rules/rise_of_totalitarianism/rules.yaml:1435:19\n7534 rules/rise_of_totalitarianism/rules.yaml:1436:23\n7537 rules/rise_of_totalitarianism/rules.yaml:1437:23\n7560 rules/rise_of_totalitarianism/rules.yaml:1438:15\n7561 rules/rise_of_totalitarianism/rules.yaml:1439:15\n7562 rules/rise_of_totalitarianism/rules.yaml:1440:19\n7565 rules/rise_of_totalitarianism/rules.yaml:1441:19\n7567 rules/rise_of_totalitarianism/rules.yaml:1442:19\n7568 rules/rise_of_totalitarianism/rules.yaml:1443:19\n7573 rules/rise_of_totalitarianism/rules.yaml:1444:23\n7576 rules/rise_of_totalitarianism/rules.yaml:1445:23\n7577 rules/rise_of_totalitarianism/rules.yaml:1446:19\n7578 rules/rise_of_totalitarianism/rules.yaml:1447:15\n7583 rules/rise_of_totalitarianism/rules.yaml:1448:15\n7588 rules/rise_of_totalitarianism/rules.yaml:1449:15\n7589 rules/rise_of_totalitarianism/rules.yaml:1450:15\n7599 rules/rise_of_totalitarianism/rules.yaml:1451:15\n7605 rules/rise_of_totalitarianism/rules.yaml:1452:19\n7608 rules/rise_of_totalitarianism/rules.yaml:1453:11\n7637 rules/rise_of_totalitarianism/rules.yaml:1758:7\n7638 rules/rise_of_totalitarianism/rules.yaml:1759:7\n7639 rules/rise_of_totalitarianism/rules.yaml:1760:7\n7647 rules/rise_of_totalitarianism/rules.yaml:1761:11\n7660 rules/rise_of_totalitarianism/rules.yaml:1762:11\n7661 rules/rise_of_totalitarianism/rules.yaml:1763:15\n7662 rules/rise_of_totalitarianism/rules.yaml:1764:15\n7665 rules/rise_of_totalitarianism/rules.yaml:1765:7\n7677 rules/rise_of_totalitarianism/rules.yaml:1766:7\n7683 rules/rise_of_totalitarianism/rules.yaml:1767:7\n7691 rules/rise_of_totalitarianism/rules.yaml:1768:11\n7699 rules/rise_of_totalitarianism/rules.yaml:1769:11\n7704 rules/rise_of_totalitarianism/rules.yaml:1770:15\n7705 rules/rise_of_totalitarianism/rules.yaml:1771:15\n7730 rules/rise_of_totalitarianism/rules.yaml:1002:7\n7731 rules/rise_of_totalitarianism/rules.yaml:1003:7\n7745 rules/rise_of_totalitarianism/rules.yaml:1004:11\n7755 rules/rise_of_totalitarianism/rules.yaml:1005:11\n7756 rules/rise_of_totalitarianism/rules.yaml:1006:15\n7765 rules/rise_of_totalitarianism/rules.yaml:1008:15\n7778 rules/rise_of_totalitarianism/rules.yaml:1009:15\n7779 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7788 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7801 rules/rise_of_totalitarianism/rules.yaml:1013:19\n7805 rules/rise_of_totalitarianism/rules.yaml:1014:19\n7807 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7808 rules/rise_of_totalitarianism/rules.yaml:1016:19\n7809 rules/rise_of_totalitarianism/rules.yaml:1017:19\n7810 rules/rise_of_totalitarianism/rules.yaml:1018:19\n7833 rules/rise_of_totalitarianism/rules.yaml:1019:19\n7835 rules/rise_of_totalitarianism/rules.yaml:1020:19\n7836 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7841 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7849 rules/rise_of_totalitarianism/rules.yaml:1023:23\n7863 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7865 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7867 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7868 rules/rise_of_totalitarianism/rules.yaml:1027:19\n7869 rules/rise_of_totalitarianism/rules.yaml:1028:19\n7874 rules/rise_of_totalitarianism/rules.yaml:1029:7\n7903 rules/rise_of_totalitarianism/rules.yaml:969:3\n7909 rules/rise_of_totalitarianism/rules.yaml:2160:14\n7937 rules/rise_of_totalitarianism/rules.yaml:973:7\n7938 rules/rise_of_totalitarianism/rules.yaml:974:11\n7939 rules/rise_of_totalitarianism/rules.yaml:975:7\n7944 rules/rise_of_totalitarianism/rules.yaml:976:7\n7966 rules/rise_of_totalitarianism/rules.yaml:978:11\n7967 rules/rise_of_totalitarianism/rules.yaml:979:7\n7974 rules/rise_of_totalitarianism/rules.yaml:980:7\n7975 rules/rise_of_totalitarianism/rules.yaml:981:11\n7976 rules/rise_of_totalitarianism/rules.yaml:982:15\n7984 rules/rise_of_totalitarianism/rules.yaml:984:15\n7991 rules/rise_of_totalitarianism/rules.yaml:985:11\n7992 rules/rise_of_totalitarianism/rules.yaml:986:7\n8006 rules/rise_of_totalitarianism/rules.yaml:987:11\n8012 rules/rise_of_totalitarianism/rules.yaml:988:15\n8020 rules/rise_of_totalitarianism/rules.yaml:989:7\n8027 rules/rise_of_totalitarianism/rules.yaml:990:7\n8028 rules/rise_of_totalitarianism/rules.yaml:991:11\n8037 rules/rise_of_totalitarianism/rules.yaml:992:11\n8038 rules/rise_of_totalitarianism/rules.yaml:993:15\n8039 rules/rise_of_totalitarianism/rules.yaml:994:11\n8041 rules/rise_of_totalitarianism/rules.yaml:995:11\n8042 rules/rise_of_totalitarianism/rules.yaml:996:11\n8053 rules/rise_of_totalitarianism/rules.yaml:1560:7\n8054 rules/rise_of_totalitarianism/rules.yaml:1561:11\n8055 rules/rise_of_totalitarianism/rules.yaml:1562:11\n8056 rules/rise_of_totalitarianism/rules.yaml:1563:7\n8063 rules/rise_of_totalitarianism/rules.yaml:1564:7\n8064 rules/rise_of_totalitarianism/rules.yaml:1565:11\n8079 rules/rise_of_totalitarianism/rules.yaml:878:7\n8080 rules/rise_of_totalitarianism/rules.yaml:879:7\n8081 rules/rise_of_totalitarianism/rules.yaml:880:7\n8082 rules/rise_of_totalitarianism/rules.yaml:881:7\n8090 rules/rise_of_totalitarianism/rules.yaml:882:11\n8096 rules/rise_of_totalitarianism/rules.yaml:883:11\n8097 rules/rise_of_totalitarianism/rules.yaml:884:15\n8098 rules/rise_of_totalitarianism/rules.yaml:885:15\n8099 rules/rise_of_totalitarianism/rules.yaml:886:15\n8100 rules/rise_of_totalitarianism/rules.yaml:887:15\n8103 rules/rise_of_totalitarianism/rules.yaml:888:7\n8126 rules/rise_of_totalitarianism/rules.yaml:1841:7\n8127 rules/rise_of_totalitarianism/rules.yaml:1842:7\n8128 rules/rise_of_totalitarianism/rules.yaml:1843:7\n8129 rules/rise_of_totalitarianism/rules.yaml:1844:7\n8132 rules/rise_of_totalitarianism/rules.yaml:1845:7\n8133 rules/rise_of_totalitarianism/rules.yaml:1846:7\n8134 rules/rise_of_totalitarianism/rules.yaml:1847:7\n8135 rules/rise_of_totalitarianism/rules.yaml:1848:11\n8136 rules/rise_of_totalitarianism/rules.yaml:1849:11\n8137 rules/rise_of_totalitarianism/rules.yaml:1850:15\n8138 rules/rise_of_totalitarianism/rules.yaml:1851:7\n8139 rules/rise_of_totalitarianism/rules.yaml:1852:7\n8140 rules/rise_of_totalitarianism/rules.yaml:1853:11\n8148 rules/rise_of_totalitarianism/rules.yaml:1855:11\n8154 rules/rise_of_totalitarianism/rules.yaml:1856:11\n8155 rules/rise_of_totalitarianism/rules.yaml:1857:11\n8156 rules/rise_of_totalitarianism/rules.yaml:1858:15\n8157 rules/rise_of_totalitarianism/rules.yaml:1859:19\n8158 rules/rise_of_totalitarianism/rules.yaml:1860:19\n8159 rules/rise_of_totalitarianism/rules.yaml:1861:19\n8164 rules/rise_of_totalitarianism/rules.yaml:1862:23\n8165 rules/rise_of_totalitarianism/rules.yaml:1863:23\n8166 rules/rise_of_totalitarianism/rules.yaml:1864:23\n8168 rules/rise_of_totalitarianism/rules.yaml:1866:19\n8171 rules/rise_of_totalitarianism/rules.yaml:1867:19\n8172 rules/rise_of_totalitarianism/rules.yaml:1868:19\n8173 rules/rise_of_totalitarianism/rules.yaml:1869:23\n8178 rules/rise_of_totalitarianism/rules.yaml:1870:23\n8179 rules/rise_of_totalitarianism/rules.yaml:1871:11\n8184 rules/rise_of_totalitarianism/rules.yaml:1872:11\n8185 rules/rise_of_totalitarianism/rules.yaml:1873:11\n8186 rules/rise_of_totalitarianism/rules.yaml:1874:11\n8193 rules/rise_of_totalitarianism/rules.yaml:1875:15\n8194 rules/rise_of_totalitarianism/rules.yaml:1876:15\n8195 rules/rise_of_totalitarianism/rules.yaml:1877:15\n8196 rules/rise_of_totalitarianism/rules.yaml:1878:15\n8204 rules/rise_of_totalitarianism/rules.yaml:1879:19\n8210 rules/rise_of_totalitarianism/rules.yaml:1880:19\n8211 rules/rise_of_totalitarianism/rules.yaml:1881:19\n8212 rules/rise_of_totalitarianism/rules.yaml:1882:23\n8213 rules/rise_of_totalitarianism/rules.yaml:1883:23\n8214 rules/rise_of_totalitarianism/rules.yaml:1884:23\n8217 rules/rise_of_totalitarianism/rules.yaml:1885:15\n8218 rules/rise_of_totalitarianism/rules.yaml:1886:19\n8219 rules/rise_of_totalitarianism/rules.yaml:1887:19\n8244 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8249 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8251 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8252 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8253 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8254 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8255 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8256 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8269 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8270 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8296 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8302 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8334 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8335 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8356 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8395 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8396 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8402 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8403 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8424 rules/rise_of_totalitarianism/rules.yaml:2112:3\n8439 rules/rise_of_totalitarianism/rules.yaml:1658:7\n8440 rules/rise_of_totalitarianism/rules.yaml:1659:7\n8448 rules/rise_of_totalitarianism/rules.yaml:1660:11\n8454 rules/rise_of_totalitarianism/rules.yaml:1661:11\n8455 rules/rise_of_totalitarianism/rules.yaml:1662:11\n8481 rules/rise_of_totalitarianism/rules.yaml:866:7\n8483 rules/rise_of_totalitarianism/rules.yaml:867:7\n8491 rules/rise_of_totalitarianism/rules.yaml:868:11\n8499 rules/rise_of_totalitarianism/rules.yaml:869:11\n8500 rules/rise_of_totalitarianism/rules.yaml:870:15\n8501 rules/rise_of_totalitarianism/rules.yaml:871:15\n8503 rules/rise_of_totalitarianism/rules.yaml:872:15\n8517 rules/rise_of_totalitarianism/rules.yaml:1140:3\n8524 rules/rise_of_totalitarianism/rules.yaml:2140:14\n8530 rules/rise_of_totalitarianism/rules.yaml:2161:14\n8576 rules/rise_of_totalitarianism/rules.yaml:1145:7\n8577 rules/rise_of_totalitarianism/rules.yaml:1146:7\n8580 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8581 rules/rise_of_totalitarianism/rules.yaml:1148:7\n8582 rules/rise_of_totalitarianism/rules.yaml:1149:7\n8583 rules/rise_of_totalitarianism/rules.yaml:1150:7\n8597 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8605 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8618 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8624 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8631 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8632 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8633 rules/rise_of_totalitarianism/rules.yaml:1157:15\n8638 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8641 rules/rise_of_totalitarianism/rules.yaml:1161:23\n8642 rules/rise_of_totalitarianism/rules.yaml:1162:23\n8643 rules/rise_of_totalitarianism/rules.yaml:1163:23\n8644 rules/rise_of_totalitarianism/rules.yaml:1164:27\n8645 rules/rise_of_totalitarianism/rules.yaml:1165:23\n8648 rules/rise_of_totalitarianism/rules.yaml:1159:23\n8655 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8658 rules/rise_of_totalitarianism/rules.yaml:1168:15\n8674 rules/rise_of_totalitarianism/rules.yaml:1169:15\n8675 rules/rise_of_totalitarianism/rules.yaml:1170:19\n8676 rules/rise_of_totalitarianism/rules.yaml:1171:19\n8684 rules/rise_of_totalitarianism/rules.yaml:1173:19\n8697 rules/rise_of_totalitarianism/rules.yaml:1174:19\n8702 rules/rise_of_totalitarianism/rules.yaml:1175:19\n8709 rules/rise_of_totalitarianism/rules.yaml:1176:19\n8710 rules/rise_of_totalitarianism/rules.yaml:1177:19\n8711 rules/rise_of_totalitarianism/rules.yaml:1178:19\n8716 rules/rise_of_totalitarianism/rules.yaml:1179:23\n8719 rules/rise_of_totalitarianism/rules.yaml:1182:27\n8720 rules/rise_of_totalitarianism/rules.yaml:1183:27\n8721 rules/rise_of_totalitarianism/rules.yaml:1184:31\n8722 rules/rise_of_totalitarianism/rules.yaml:1185:27\n8725 rules/rise_of_totalitarianism/rules.yaml:1180:27\n8729 rules/rise_of_totalitarianism/rules.yaml:1187:11\n8730 rules/rise_of_totalitarianism/rules.yaml:1188:11\n8756 rules/rise_of_totalitarianism/rules.yaml:1189:11\n8757 rules/rise_of_totalitarianism/rules.yaml:1190:11\n8765 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8779 rules/rise_of_totalitarianism/rules.yaml:1192:11\n8780 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8781 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8791 rules/rise_of_totalitarianism/rules.yaml:1196:15\n8803 rules/rise_of_totalitarianism/rules.yaml:1197:15\n8804 rules/rise_of_totalitarianism/rules.yaml:1198:15\n8811 rules/rise_of_totalitarianism/rules.yaml:1199:15\n8812 rules/rise_of_totalitarianism/rules.yaml:1200:15\n8813 rules/rise_of_totalitarianism/rules.yaml:1201:15\n8818 rules/rise_of_totalitarianism/rules.yaml:1202:19\n8828 rules/rise_of_totalitarianism/rules.yaml:1203:19\n8836 rules/rise_of_totalitarianism/rules.yaml:1204:23\n8849 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8861 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8871 rules/rise_of_totalitarianism/rules.yaml:1208:15\n8880 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8881 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8882 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8887 rules/rise_of_totalitarianism/rules.yaml:1212:19\n8888 rules/rise_of_totalitarianism/rules.yaml:1213:19\n8897 rules/rise_of_totalitarianism/rules.yaml:1214:19\n8898 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8912 rules/rise_of_totalitarianism/rules.yaml:1216:23\n8922 rules/rise_of_totalitarianism/rules.yaml:1217:19\n8930 rules/rise_of_totalitarianism/rules.yaml:1218:23\n8940 rules/rise_of_totalitarianism/rules.yaml:1220:11\n8952 rules/rise_of_totalitarianism/rules.yaml:1221:11\n8953 rules/rise_of_totalitarianism/rules.yaml:1222:15\n8954 rules/rise_of_totalitarianism/rules.yaml:1223:15\n8962 rules/rise_of_totalitarianism/rules.yaml:1225:15\n8974 rules/rise_of_totalitarianism/rules.yaml:1226:15\n8975 rules/rise_of_totalitarianism/rules.yaml:1227:15\n8982 rules/rise_of_totalitarianism/rules.yaml:1228:15\n8983 rules/rise_of_totalitarianism/rules.yaml:1229:15\n8984 rules/rise_of_totalitarianism/rules.yaml:1230:15\n8985 rules/rise_of_totalitarianism/rules.yaml:1231:19\n8986 rules/rise_of_totalitarianism/rules.yaml:1232:19\n8987 rules/rise_of_totalitarianism/rules.yaml:1233:19\n8988 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8989 rules/rise_of_totalitarianism/rules.yaml:1235:19\n8992 rules/rise_of_totalitarianism/rules.yaml:1237:11\n8995 rules/rise_of_totalitarianism/rules.yaml:1238:11\n8996 rules/rise_of_totalitarianism/rules.yaml:1239:11\n9001 rules/rise_of_totalitarianism/rules.yaml:1240:15\n9006 rules/rise_of_totalitarianism/rules.yaml:1241:15\n9007 rules/rise_of_totalitarianism/rules.yaml:1242:15\n9008 rules/rise_of_totalitarianism/rules.yaml:1243:15\n9009 rules/rise_of_totalitarianism/rules.yaml:1244:15\n9018 rules/rise_of_totalitarianism/rules.yaml:1245:15\n9019 rules/rise_of_totalitarianism/rules.yaml:1246:15\n9020 rules/rise_of_totalitarianism/rules.yaml:1247:15\n9025 rules/rise_of_totalitarianism/rules.yaml:1248:19\n9026 rules/rise_of_totalitarianism/rules.yaml:1249:19\n9027 rules/rise_of_totalitarianism/rules.yaml:1250:19\n9028 rules/rise_of_totalitarianism/rules.yaml:1251:19\n9029 rules/rise_of_totalitarianism/rules.yaml:1252:19\n9033 rules/rise_of_totalitarianism/rules.yaml:1254:15\n9038 rules/rise_of_totalitarianism/rules.yaml:1255:15\n9055 rules/rise_of_totalitarianism/rules.yaml:1256:15\n9056 rules/rise_of_totalitarianism/rules.yaml:1257:15\n9065 rules/rise_of_totalitarianism/rules.yaml:1258:15\n9066 rules/rise_of_totalitarianism/rules.yaml:1259:15\n9067 rules/rise_of_totalitarianism/rules.yaml:1260:15\n9072 rules/rise_of_totalitarianism/rules.yaml:1261:19\n9087 rules/rise_of_totalitarianism/rules.yaml:1262:19\n9088 rules/rise_of_totalitarianism/rules.yaml:1263:23\n9105 rules/rise_of_totalitarianism/rules.yaml:1264:19\n9113 rules/rise_of_totalitarianism/rules.yaml:1265:23\n9125 rules/rise_of_totalitarianism/rules.yaml:1266:23\n9134 rules/rise_of_totalitarianism/rules.yaml:1267:19\n9135 rules/rise_of_totalitarianism/rules.yaml:1268:23\n9139 rules/rise_of_totalitarianism/rules.yaml:1269:23\n9140 rules/rise_of_totalitarianism/rules.yaml:1270:19\n9145 rules/rise_of_totalitarianism/rules.yaml:1271:23\n9152 rules/rise_of_totalitarianism/rules.yaml:1272:7\n9155 rules/rise_of_totalitarianism/rules.yaml:1278:11\n9158 rules/rise_of_totalitarianism/rules.yaml:1273:11\n9165 rules/rise_of_totalitarianism/rules.yaml:1274:15\n9169 rules/rise_of_totalitarianism/rules.yaml:1276:15\n9179 rules/rise_of_totalitarianism/rules.yaml:1279:7\n9188 rules/rise_of_totalitarianism/rules.yaml:1280:11\n9189 rules/rise_of_totalitarianism/rules.yaml:1281:15\n9191 rules/rise_of_totalitarianism/rules.yaml:1283:15\n9192 rules/rise_of_totalitarianism/rules.yaml:1284:7\n9193 rules/rise_of_totalitarianism/rules.yaml:1285:11\n9194 rules/rise_of_totalitarianism/rules.yaml:1286:15\n9196 rules/rise_of_totalitarianism/rules.yaml:1288:11\n9216 rules/rise_of_totalitarianism/rules.yaml:1053:7\n9217 rules/rise_of_totalitarianism/rules.yaml:1054:11\n9218 rules/rise_of_totalitarianism/rules.yaml:1055:15\n9219 rules/rise_of_totalitarianism/rules.yaml:1056:19\n9220 rules/rise_of_totalitarianism/rules.yaml:1057:15\n9221 rules/rise_of_totalitarianism/rules.yaml:1058:15\n9223 rules/rise_of_totalitarianism/rules.yaml:1059:7\n9230 rules/rise_of_totalitarianism/rules.yaml:1060:7\n9231 rules/rise_of_totalitarianism/rules.yaml:1061:7\n9242 rules/rise_of_totalitarianism/rules.yaml:1062:11\n9243 rules/rise_of_totalitarianism/rules.yaml:1063:11\n9258 rules/rise_of_totalitarianism/rules.yaml:1064:15\n9264 rules/rise_of_totalitarianism/rules.yaml:1065:15\n9270 rules/rise_of_totalitarianism/rules.yaml:1066:19\n9271 rules/rise_of_totalitarianism/rules.yaml:1067:19\n9284 rules/rise_of_totalitarianism/rules.yaml:1068:19\n9312 rules/rise_of_totalitarianism/rules.yaml:1950:7\n9323 rules/rise_of_totalitarianism/rules.yaml:1951:11\n9329 rules/rise_of_totalitarianism/rules.yaml:1952:15\n9345 rules/rise_of_totalitarianism/rules.yaml:1953:15\n9354 rules/rise_of_totalitarianism/rules.yaml:1954:19\n9366 rules/rise_of_totalitarianism/rules.yaml:1955:19\n9367 rules/rise_of_totalitarianism/rules.yaml:1956:19\n9369 rules/rise_of_totalitarianism/rules.yaml:1957:19\n9370 rules/rise_of_totalitarianism/rules.yaml:1958:19\n9371 rules/rise_of_totalitarianism/rules.yaml:1959:19\n9373 rules/rise_of_totalitarianism/rules.yaml:1960:19\n9377 rules/rise_of_totalitarianism/rules.yaml:1961:7\n9378 rules/rise_of_totalitarianism/rules.yaml:1962:11\n9379 rules/rise_of_totalitarianism/rules.yaml:1963:15\n9381 rules/rise_of_totalitarianism/rules.yaml:1964:15\n9390 rules/rise_of_totalitarianism/rules.yaml:1965:7\n9401 rules/rise_of_totalitarianism/rules.yaml:1966:11\n9411 rules/rise_of_totalitarianism/rules.yaml:1967:11\n9420 rules/rise_of_totalitarianism/rules.yaml:1968:15\n9432 rules/rise_of_totalitarianism/rules.yaml:1969:15\n9433 rules/rise_of_totalitarianism/rules.yaml:1970:19\n9434 rules/rise_of_totalitarianism/rules.yaml:1971:19\n9488 rules/rise_of_totalitarianism/rules.yaml:1640:7\n9493 rules/rise_of_totalitarianism/rules.yaml:1641:11\n9494 rules/rise_of_totalitarianism/rules.yaml:1642:11\n9495 rules/rise_of_totalitarianism/rules.yaml:1643:11\n9500 rules/rise_of_totalitarianism/rules.yaml:1644:11\n9508 rules/rise_of_totalitarianism/rules.yaml:1645:15\n9514 rules/rise_of_totalitarianism/rules.yaml:1646:15\n9515 rules/rise_of_totalitarianism/rules.yaml:1647:19\n9518 rules/rise_of_totalitarianism/rules.yaml:1648:19\n9519 rules/rise_of_totalitarianism/rules.yaml:1649:19\n9520 rules/rise_of_totalitarianism/rules.yaml:1650:19\n9545 rules/rise_of_totalitarianism/rules.yaml:1934:7\n9561 rules/rise_of_totalitarianism/rules.yaml:1935:7\n9569 rules/rise_of_totalitarianism/rules.yaml:1936:11\n9575 rules/rise_of_totalitarianism/rules.yaml:1937:11\n9576 rules/rise_of_totalitarianism/rules.yaml:1938:15\n9577 rules/rise_of_totalitarianism/rules.yaml:1939:15\n9578 rules/rise_of_totalitarianism/rules.yaml:1940:15\n9579 rules/rise_of_totalitarianism/rules.yaml:1941:15\n9580 rules/rise_of_totalitarianism/rules.yaml:1942:15\n9582 rules/rise_of_totalitarianism/rules.yaml:1943:15\n9594 rules/rise_of_totalitarianism/flow.yaml:23:3\n9631 rules/rise_of_totalitarianism/flow.yaml:27:7\n9633 rules/rise_of_totalitarianism/flow.yaml:28:7\n9634 rules/rise_of_totalitarianism/flow.yaml:29:7\n9635 rules/rise_of_totalitarianism/flow.yaml:30:7\n9646 rules/rise_of_totalitarianism/flow.yaml:31:11\n9651 rules/rise_of_totalitarianism/flow.yaml:32:11\n9660 rules/rise_of_totalitarianism/flow.yaml:33:15\n9672 rules/rise_of_totalitarianism/flow.yaml:34:15\n9673 rules/rise_of_totalitarianism/flow.yaml:35:19\n9676 rules/rise_of_totalitarianism/flow.yaml:36:19\n9680 rules/rise_of_totalitarianism/flow.yaml:37:7\n9687 rules/rise_of_totalitarianism/flow.yaml:38:7\n9688 rules/rise_of_totalitarianism/flow.yaml:39:11\n9689 rules/rise_of_totalitarianism/flow.yaml:40:15\n9706 rules/rise_of_totalitarianism/flow.yaml:41:15\n9707 rules/rise_of_totalitarianism/flow.yaml:42:11\n9708 rules/rise_of_totalitarianism/flow.yaml:43:7\n9712 rules/rise_of_totalitarianism/flow.yaml:44:7\n9713 rules/rise_of_totalitarianism/flow.yaml:45:11\n9716 rules/rise_of_totalitarianism/flow.yaml:46:11\n9717 rules/rise_of_totalitarianism/flow.yaml:47:7\n9718 rules/rise_of_totalitarianism/flow.yaml:48:11\n9719 rules/rise_of_totalitarianism/flow.yaml:49:7\n9733 rules/rise_of_totalitarianism/flow.yaml:50:11\n9739 rules/rise_of_totalitarianism/flow.yaml:51:11\n9740 rules/rise_of_totalitarianism/flow.yaml:52:15\n9741 rules/rise_of_totalitarianism/flow.yaml:53:15\n9751 rules/rise_of_totalitarianism/flow.yaml:54:15\n9758 rules/rise_of_totalitarianism/flow.yaml:55:15\n9759 rules/rise_of_totalitarianism/flow.yaml:56:15\n9763 rules/rise_of_totalitarianism/flow.yaml:57:7\n9770 rules/rise_of_totalitarianism/flow.yaml:58:7\n9781 rules/rise_of_totalitarianism/flow.yaml:59:11\n9782 rules/rise_of_totalitarianism/flow.yaml:60:11\n9797 rules/rise_of_totalitarianism/flow.yaml:61:15\n9815 rules/rise_of_totalitarianism/flow.yaml:62:15\n9816 rules/rise_of_totalitarianism/flow.yaml:63:19\n9818 rules/rise_of_totalitarianism/flow.yaml:65:19\n9821 rules/rise_of_totalitarianism/flow.yaml:66:19\n9844 rules/rise_of_totalitarianism/flow.yaml:84:3\n9850 rules/rise_of_totalitarianism/flow.yaml:84:3\n9861 rules/rise_of_totalitarianism/flow.yaml:88:7\n9862 rules/rise_of_totalitarianism/flow.yaml:89:11\n9863 rules/rise_of_totalitarianism/flow.yaml:90:15\n9864 rules/rise_of_totalitarianism/flow.yaml:91:7\n9865 rules/rise_of_totalitarianism/flow.yaml:92:7\n9866 rules/rise_of_totalitarianism/flow.yaml:93:7\n9867 rules/rise_of_totalitarianism/flow.yaml:94:7\n9868 rules/rise_of_totalitarianism/flow.yaml:95:7\n9874 rules/rise_of_totalitarianism/flow.yaml:96:7\n9880 rules/rise_of_totalitarianism/flow.yaml:97:7\n9886 rules/rise_of_totalitarianism/flow.yaml:98:7\n9887 rules/rise_of_totalitarianism/flow.yaml:99:7\n9897 rules/rise_of_totalitarianism/flow.yaml:16:3\n9912 rules/rise_of_totalitarianism/flow.yaml:20:7\n9913 rules/rise_of_totalitarianism/flow.yaml:21:7\n9928 rules/rise_of_totalitarianism/flow.yaml:68:3\n9950 rules/rise_of_totalitarianism/flow.yaml:72:7\n9964 rules/rise_of_totalitarianism/flow.yaml:73:11\n9966 rules/rise_of_totalitarianism/flow.yaml:74:11\n9967 rules/rise_of_totalitarianism/flow.yaml:75:11\n9974 rules/rise_of_totalitarianism/flow.yaml:76:11\n9981 rules/rise_of_totalitarianism/flow.yaml:77:11\n9995 rules/rise_of_totalitarianism/flow.yaml:78:15\n10000 rules/rise_of_totalitarianism/flow.yaml:79:11\n10007 rules/rise_of_totalitarianism/flow.yaml:80:11\n10012 rules/rise_of_totalitarianism/flow.yaml:81:7\n10013 rules/rise_of_totalitarianism/flow.yaml:82:11\n10031 rules/rise_of_totalitarianism/rules.yaml:2154:7\n10039 rules/rise_of_totalitarianism/rules.yaml:2155:7\n10042 rules/rise_of_totalitarianism/rules.yaml:2156:7\n10043 rules/rise_of_totalitarianism/rules.yaml:2157:7\n10044 rules/rise_of_totalitarianism/rules.yaml:2158:7\n10060 rules/rise_of_totalitarianism/rules.yaml:2128:7\n10071 rules/rise_of_totalitarianism/rules.yaml:2129:7\n10072 rules/rise_of_totalitarianism/rules.yaml:2130:7\n10073 rules/rise_of_totalitarianism/rules.yaml:2131:11\n10074 rules/rise_of_totalitarianism/rules.yaml:2132:15\n10075 rules/rise_of_totalitarianism/rules.yaml:2133:19\n10076 rules/rise_of_totalitarianism/rules.yaml:2134:19\n10077 rules/rise_of_totalitarianism/rules.yaml:2135:19\n10078 rules/rise_of_totalitarianism/rules.yaml:2136:7\n10079 rules/rise_of_totalitarianism/rules.yaml:2137:7"

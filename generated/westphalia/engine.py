@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
@@ -1563,8 +1564,9 @@ class WestphaliaRules:
 
     def p_add_debt(self, S: list[Any], v_p: int, v_amount: int) -> None:
         "add_debt [rules/westphalia/rules.yaml:391:3]"
-        _clamp = S[self.o_p_debt + v_p] + v_amount
-        S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_p_debt + v_p] + v_amount
+        N[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def p_deal__claim__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         "deal__claim__give (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"
@@ -1573,10 +1575,10 @@ class WestphaliaRules:
     def p_deal__commerce__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         """deal__commerce__give (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:819:5]"""
         N: list[int] = S
-        S[self.o_p_commerce + v_giver] = _mask(
+        N[self.o_p_commerce + v_giver] = _mask(
             [v_k for v_k in _bits(N[self.o_p_commerce + v_giver]) if v_k != v_x]
         )
-        S[self.o_p_commerce + v_receiver] = _mask(
+        N[self.o_p_commerce + v_receiver] = _mask(
             [
                 *(
                     _BITS8[_m1]
@@ -1589,10 +1591,11 @@ class WestphaliaRules:
 
     def p_deal__debts__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__debts__give (WEST-1-02) [rules/westphalia/rules.yaml:796:5]"
-        _clamp = S[self.o_p_debt + v_giver] - v_n
-        S[self.o_p_debt + v_giver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
-        _clamp = S[self.o_p_debt + v_receiver] + v_n
-        S[self.o_p_debt + v_receiver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_p_debt + v_giver] - v_n
+        N[self.o_p_debt + v_giver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+        _clamp = N[self.o_p_debt + v_receiver] + v_n
+        N[self.o_p_debt + v_receiver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def p_deal__initiative__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         """deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:834:5]"""
@@ -1616,13 +1619,15 @@ class WestphaliaRules:
 
     def p_deal__liberties_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:862:5]"
-        _clamp = S[self.o_g_liberties] - 1
-        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_g_liberties] - 1
+        N[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__liberties_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__liberties_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:855:5]"
-        _clamp = S[self.o_g_liberties] + 1
-        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_g_liberties] + 1
+        N[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__peace__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__peace__give (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:827:5]"
@@ -1630,25 +1635,28 @@ class WestphaliaRules:
 
     def p_deal__prestige__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__prestige__give (WEST-1-02) [rules/westphalia/rules.yaml:803:5]"
-        _clamp = S[self.o_p_prestige + v_giver] - v_n
-        S[self.o_p_prestige + v_giver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
-        _clamp = S[self.o_p_prestige + v_receiver] + v_n
-        S[self.o_p_prestige + v_receiver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_p_prestige + v_giver] - v_n
+        N[self.o_p_prestige + v_giver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
+        _clamp = N[self.o_p_prestige + v_receiver] + v_n
+        N[self.o_p_prestige + v_receiver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
 
     def p_deal__tolerance_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__tolerance_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:848:5]"
-        _clamp = S[self.o_g_tolerance] - 1
-        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_g_tolerance] - 1
+        N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__tolerance_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__tolerance_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:841:5]"
-        _clamp = S[self.o_g_tolerance] + 1
-        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_g_tolerance] + 1
+        N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__truce__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         """deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:869:5]"""
         N: list[int] = S
-        S[self.o_p_promised_truce + v_giver] = _mask(
+        N[self.o_p_promised_truce + v_giver] = _mask(
             [
                 *(
                     _BITS8[_m1]
@@ -1658,7 +1666,7 @@ class WestphaliaRules:
                 *[v_receiver],
             ]
         )
-        S[self.o_p_promised_truce + v_receiver] = _mask(
+        N[self.o_p_promised_truce + v_receiver] = _mask(
             [
                 *(
                     _BITS8[_m2]
@@ -1671,10 +1679,11 @@ class WestphaliaRules:
 
     def p_deal__units__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__units__give (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:789:5]"
-        _clamp = S[self.o_p_units + v_giver] - v_n
-        S[self.o_p_units + v_giver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
-        _clamp = S[self.o_p_units + v_receiver] + v_n
-        S[self.o_p_units + v_receiver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+        N: list[int] = S
+        _clamp = N[self.o_p_units + v_giver] - v_n
+        N[self.o_p_units + v_giver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+        _clamp = N[self.o_p_units + v_receiver] + v_n
+        N[self.o_p_units + v_receiver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
     def p_deal__unrest_debts__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
@@ -1758,7 +1767,7 @@ class WestphaliaRules:
                 S[self.o_g_commerce_deck] = tuple(
                     [v_c for v_c in S[self.o_g_commerce_deck] if v_c != v_k]
                 )
-                S[self.o_p_commerce + self.k_player__dutch] = _mask(
+                N[self.o_p_commerce + self.k_player__dutch] = _mask(
                     [
                         *(
                             _BITS8[_m2]
@@ -1787,8 +1796,8 @@ class WestphaliaRules:
         for v_p__1 in self.all_player:
             _w1 += N[self.o_p_prestige + v_p__1]
         if self.c_prestige_total - _w1 > 0:
-            _clamp = S[self.o_p_prestige + v_p] + 1
-            S[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
+            _clamp = N[self.o_p_prestige + v_p] + 1
+            N[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
         else:
@@ -1799,8 +1808,8 @@ class WestphaliaRules:
         """lose_prestige [rules/westphalia/rules.yaml:417:3]"""
         N: list[int] = S
         if N[self.o_p_prestige + v_p] > 0:
-            _clamp = S[self.o_p_prestige + v_p] - 1
-            S[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
+            _clamp = N[self.o_p_prestige + v_p] - 1
+            N[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
             if S[_LOG] is not False:
                 _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
 
@@ -1808,14 +1817,14 @@ class WestphaliaRules:
         """Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:444:3]"""
         N: list[int] = S
         S[self.o_g_spanish_dutch_peace] = True
-        S[self.o_p_hostile_to + self.k_player__spain] = _mask(
+        N[self.o_p_hostile_to + self.k_player__spain] = _mask(
             [
                 v_q
                 for v_q in _bits(N[self.o_p_hostile_to + self.k_player__spain])
                 if v_q != self.k_player__dutch
             ]
         )
-        S[self.o_p_hostile_to + self.k_player__dutch] = _mask(
+        N[self.o_p_hostile_to + self.k_player__dutch] = _mask(
             [
                 v_q_2
                 for v_q_2 in _bits(N[self.o_p_hostile_to + self.k_player__dutch])
@@ -1826,12 +1835,12 @@ class WestphaliaRules:
             self.k_player__dutch if self.k_player__dutch is not None else -1
         ]:
             if N[self.o_e_army__location + v_x] >= 0:
-                _clamp = S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x]
-                S[self.o_p_units + self.k_player__dutch] = (
+                _clamp = N[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x]
+                N[self.o_p_units + self.k_player__dutch] = (
                     0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
-                S[self.o_e_army__units + v_x] = 0
-                S[self.o_e_army__location + v_x] = -1
+                N[self.o_e_army__units + v_x] = 0
+                N[self.o_e_army__location + v_x] = -1
         if S[_LOG] is not False:
             _log(S, 5, ())
 
@@ -1858,8 +1867,8 @@ class WestphaliaRules:
                 _w4 = _w3 < self.c_recatholicized_markers
             if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
-                _clamp = S[self.o_g_tolerance] - 1
-                S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                _clamp = N[self.o_g_tolerance] - 1
+                N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 if S[_LOG] is not False:
                     _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
@@ -1868,11 +1877,11 @@ class WestphaliaRules:
         N: list[int] = S
         v_before = N[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
-            _clamp = S[self.o_p_debt + v_p] - v_amount
-            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+            _clamp = N[self.o_p_debt + v_p] - v_amount
+            N[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
         else:
             _clamp = max(0, N[self.o_p_debt + v_p] - v_amount)
-            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+            N[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
         if S[_LOG] is not False:
             _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
@@ -1892,6 +1901,7 @@ class WestphaliaRules:
 
     def p_take_off_hands(self, S: list[Any], v_p: int, v_k: Any) -> None:
         """4g: the first player in Initiative order who promised p to take card k's Debts off its hands takes them. (WEST-4G-04, WEST-1-04) [rules/westphalia/rules.yaml:652:3]"""
+        N: list[int] = S
         _w2 = []
         for v_q in S[self.o_g_initiative]:
             _w3 = False
@@ -1908,10 +1918,10 @@ class WestphaliaRules:
         v_helpers = _w2
         if len(v_helpers) > 0:
             v_q_2 = v_helpers[0] if v_helpers else _head(v_helpers)
-            _clamp = S[self.o_p_debt + v_p] - self.s_e_unrest__debts[v_k]
-            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
-            _clamp = S[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k]
-            S[self.o_p_debt + v_q_2] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+            _clamp = N[self.o_p_debt + v_p] - self.s_e_unrest__debts[v_k]
+            N[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+            _clamp = N[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k]
+            N[self.o_p_debt + v_q_2] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
             if S[_LOG] is not False:
                 _log(S, 33, (v_q_2, self.s_e_unrest__debts[v_k], v_k, v_p))
 
@@ -1933,8 +1943,8 @@ class WestphaliaRules:
                 self.f_arrears_column(S, N[self.o_p_prestige + v_p]),
             )
             v_n = v_r[3]
-            _clamp = S[self.o_p_debt + v_p] + v_n
-            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+            _clamp = N[self.o_p_debt + v_p] + v_n
+            N[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
             if S[_LOG] is not False:
                 _log(S, 82, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
 
@@ -1952,8 +1962,8 @@ class WestphaliaRules:
                     _log(S, 65, (v_r, N[self.o_p_ships + self.k_player__dutch]))
                 self.p_gain_prestige(S, self.k_player__spain)
             else:
-                _clamp = S[self.o_p_debt + self.k_player__spain] + 2
-                S[self.o_p_debt + self.k_player__spain] = (
+                _clamp = N[self.o_p_debt + self.k_player__spain] + 2
+                N[self.o_p_debt + self.k_player__spain] = (
                     -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                 )
                 if S[_LOG] is not False:
@@ -1962,15 +1972,15 @@ class WestphaliaRules:
     def p_turn__initiative(self, S: list[Any]) -> None:
         """The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:30:3]"""
         N: list[int] = S
-        _clamp = S[self.o_g_diplomacy_phase] + 1
-        S[self.o_g_diplomacy_phase] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
+        _clamp = N[self.o_g_diplomacy_phase] + 1
+        N[self.o_g_diplomacy_phase] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
         if S[_LOG] is not False:
             _log(S, 80, (N[self.o_g_diplomacy_phase],))
         for v_x in self.all_army:
             _r1 = self.s_e_army__owner[v_x]
-            _clamp = S[self.o_p_units + _r1] + N[self.o_e_army__units + v_x]
-            S[self.o_p_units + _r1] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
-            S[self.o_e_army__units + v_x] = 0
+            _clamp = N[self.o_p_units + _r1] + N[self.o_e_army__units + v_x]
+            N[self.o_p_units + _r1] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+            N[self.o_e_army__units + v_x] = 0
         S[self.o_g_initiative] = tuple(_shuffled(S, self.all_player))
         _log(S, 81, (tuple(S[self.o_g_initiative]),))
 
@@ -1988,8 +1998,8 @@ class WestphaliaRules:
             if S[_LOG] is not False:
                 _log(S, 68, (v_r, N[self.o_p_ships + self.k_player__dutch]))
         v_lost = -(-N[self.o_p_ships + self.k_player__dutch] // 2)
-        _clamp = S[self.o_p_ships + self.k_player__dutch] - v_lost
-        S[self.o_p_ships + self.k_player__dutch] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
+        _clamp = N[self.o_p_ships + self.k_player__dutch] - v_lost
+        N[self.o_p_ships + self.k_player__dutch] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if v_lost > 0:
             if S[_LOG] is not False:
                 _log(S, 69, (v_lost,))
@@ -2023,7 +2033,7 @@ class WestphaliaRules:
         else:
             for v_p_3 in self.all_player:
                 _clamp = self.f_final_score(S, v_p_3)
-                S[self.o_p_score + v_p_3] = (
+                N[self.o_p_score + v_p_3] = (
                     -999 if _clamp < -999 else 999 if _clamp > 999 else _clamp
                 )
                 if S[_LOG] is not False:
@@ -2041,7 +2051,7 @@ class WestphaliaRules:
         """Player p carries out card c, which does not wait."""
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Callable[[], float], c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         f = self.card_q[c]
         if f is None:
@@ -2055,14 +2065,14 @@ class WestphaliaRules:
             return True
         return bool(self.card_playable[c](S, p))
 
-    def q_activate(self, S: list[Any], R: Any, v_x: int) -> None:
+    def q_activate(self, S: list[Any], R: Callable[[], float], v_x: int) -> None:
         """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:608:3]"""
         N: list[int] = S
         if N[self.o_e_army__units + v_x] == 0:
             pass
         else:
             S[self.o_g_turn_over] = False
-            S[self.o_g_moves] = 0
+            N[self.o_g_moves] = 0
             _runs0 = 0
             while not S[self.o_g_turn_over]:
                 _runs0 += 1
@@ -2124,9 +2134,9 @@ class WestphaliaRules:
                         if _n2
                         else _pick(R, _w5)
                     )
-                    S[self.o_e_army__location + v_x] = _unref(v_dest)
-                    _clamp = S[self.o_g_moves] + 1
-                    S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
+                    N[self.o_e_army__location + v_x] = _unref(v_dest)
+                    _clamp = N[self.o_g_moves] + 1
+                    N[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                     v_foes = [
                         v_x__10
                         for v_x__10 in self.all_army
@@ -2175,8 +2185,8 @@ class WestphaliaRules:
                                 v_q,
                                 self.s_e_army__owner[v_x],
                             )
-                            _clamp = S[self.o_e_army__units + v_x] - 1
-                            S[self.o_e_army__units + v_x] = (
+                            _clamp = N[self.o_e_army__units + v_x] - 1
+                            N[self.o_e_army__units + v_x] = (
                                 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                             )
                     else:
@@ -2186,14 +2196,14 @@ class WestphaliaRules:
                             v_q,
                             self.s_e_army__owner[v_x],
                         )
-                        _clamp = S[self.o_e_army__units + v_x] - 1
-                        S[self.o_e_army__units + v_x] = (
+                        _clamp = N[self.o_e_army__units + v_x] - 1
+                        N[self.o_e_army__units + v_x] = (
                             0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                 else:
                     S[self.o_g_turn_over] = True
 
-    def q_assign_units(self, S: list[Any], R: Any, v_p: int) -> None:
+    def q_assign_units(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
         """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:687:3]"""
         N: list[int] = S
         v_mine = [
@@ -2205,7 +2215,7 @@ class WestphaliaRules:
         if len(v_mine) == 1:
             v_x_2: int = v_mine[0] if v_mine else _head(v_mine)
             _clamp = min(self.c_army_max, v_held)
-            S[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+            N[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         elif len(v_mine) > 1:
             v_picks = (
                 _o1[0]
@@ -2223,18 +2233,18 @@ class WestphaliaRules:
             )
             for v_x_3 in v_mine:
                 _clamp = v_picks.count(v_x_3)
-                S[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                N[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         _w1 = 0
         for v_x_4 in v_mine:
             _w1 += N[self.o_e_army__units + v_x_4]
         v_kept = _w1
-        S[self.o_p_units + v_p] = 0
+        N[self.o_p_units + v_p] = 0
         if v_held > v_kept:
             pass
         if len(v_mine) > 0:
             pass
 
-    def q_battle(self, S: list[Any], R: Any, v_att: int, v_defs: Any) -> None:
+    def q_battle(self, S: list[Any], R: Callable[[], float], v_att: int, v_defs: Any) -> None:
         """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:511:3]"""
         N: list[int] = S
         v_where = _ref(N[self.o_e_army__location + v_att])
@@ -2245,7 +2255,7 @@ class WestphaliaRules:
             if len(v_r) > 0:
                 v_to = _pick_optional(R, _uniq(v_r))
                 if v_to is not None:
-                    S[self.o_e_army__location + v_d] = _unref(v_to)
+                    N[self.o_e_army__location + v_d] = _unref(v_to)
         v_fighting = [
             v_d_2
             for v_d_2 in v_defs
@@ -2273,8 +2283,8 @@ class WestphaliaRules:
                 _w2 += N[self.o_e_army__units + v_d_5]
             _v_units = _w2
             if v_a == v_b:
-                _clamp = S[self.o_e_army__units + v_att] - v_low
-                S[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                _clamp = N[self.o_e_army__units + v_att] - v_low
+                N[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             else:
                 S[self.o_g_attacker_won] = v_attack > v_defense
                 _v_w: int = (
@@ -2284,11 +2294,11 @@ class WestphaliaRules:
                     if v_losers
                     else _head(v_losers)
                 )
-                _clamp = S[self.o_e_army__units + v_att] - v_low
-                S[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                _clamp = N[self.o_e_army__units + v_att] - v_low
+                N[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 for v_d_6 in v_fighting:
-                    _clamp = S[self.o_e_army__units + v_d_6] - v_low
-                    S[self.o_e_army__units + v_d_6] = (
+                    _clamp = N[self.o_e_army__units + v_d_6] - v_low
+                    N[self.o_e_army__units + v_d_6] = (
                         0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
             if S[self.o_g_attacker_won]:
@@ -2296,8 +2306,8 @@ class WestphaliaRules:
                     self.p_lose_prestige(S, self.s_e_army__owner[v_d_7])
                 self.p_gain_prestige(S, self.s_e_army__owner[v_att])
                 if self.s_p_protestant[self.s_e_army__owner[v_att]]:
-                    _clamp = S[self.o_g_tolerance] + 1
-                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                    _clamp = N[self.o_g_tolerance] + 1
+                    N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 for v_d_8 in v_fighting:
                     self.q_retreat(S, R, v_d_8)
             else:
@@ -2310,11 +2320,13 @@ class WestphaliaRules:
                         _w3 = True
                         break
                 if _w3:
-                    _clamp = S[self.o_g_tolerance] + 1
-                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                    _clamp = N[self.o_g_tolerance] + 1
+                    N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 self.q_retreat(S, R, v_att)
 
-    def q_claim_after_win(self, S: list[Any], R: Any, v_x: int, v_foes: Any) -> None:
+    def q_claim_after_win(
+        self, S: list[Any], R: Callable[[], float], v_x: int, v_foes: Any
+    ) -> None:
         "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:571:3]"
         N: list[int] = S
         v_ts = [
@@ -2329,10 +2341,12 @@ class WestphaliaRules:
                 self.p_transfer_point(
                     S, _ref(N[self.o_e_army__location + v_x]), v_q_2, self.s_e_army__owner[v_x]
                 )
-                _clamp = S[self.o_e_army__units + v_x] - 1
-                S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                _clamp = N[self.o_e_army__units + v_x] - 1
+                N[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
-    def q_intercept(self, S: list[Any], R: Any, v_x: int, v_q: int, v_a: Any) -> None:
+    def q_intercept(
+        self, S: list[Any], R: Callable[[], float], v_x: int, v_q: int, v_a: Any
+    ) -> None:
         "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. A player who promised to keep out of the Area does not intercept into it. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:584:3]"
         N: list[int] = S
         S[self.o_g_intercepted] = False
@@ -2359,12 +2373,12 @@ class WestphaliaRules:
                         v_go = R() < 0.5
                         if v_go:
                             S[self.o_g_intercepted] = True
-                            S[self.o_e_army__location + v_y] = _unref(v_a)
+                            N[self.o_e_army__location + v_y] = _unref(v_a)
                             self.q_battle(S, R, v_y, [v_x])
                             if S[self.o_g_attacker_won] and (not S[self.o_g_refused]):
                                 S[self.o_g_lost_battle] = True
 
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
         the next turn (and whatever replaced it in flow_q) through flow_q."""
         flow = self.flow_ix
@@ -2407,7 +2421,7 @@ class WestphaliaRules:
                 else:
                     step(S)
 
-    def q_military_turn(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_military_turn(self, S: list[Any], R: Callable[[], float], v_p: Any) -> None:
         """A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:664:3]"""
         N: list[int] = S
         if v_p == self.k_player__bavaria:
@@ -2438,7 +2452,9 @@ class WestphaliaRules:
                     if v_x_2 != v_one:
                         self.q_activate(S, R, v_x_2)
 
-    def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
+    def q_negotiate(
+        self, S: list[Any], R: Callable[[], float], v_w_seats: Any, v_w_rounds: int
+    ) -> None:
         "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:780:1]"
         v_w_passes = 0
         v_w_round = 0
@@ -2472,7 +2488,7 @@ class WestphaliaRules:
                             _carry_out(self, S, v_w_offer)
                         v_w_offer = None
 
-    def q_retreat(self, S: list[Any], R: Any, v_x: Any) -> None:
+    def q_retreat(self, S: list[Any], R: Callable[[], float], v_x: Any) -> None:
         """The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:488:3]"""
         N: list[int] = S
         _w2 = []
@@ -2581,14 +2597,15 @@ class WestphaliaRules:
                     set(v_passable),
                 ),
             )
-            _clamp = S[self.o_e_army__units + v_x] - v_cost
-            S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
-            S[self.o_e_army__location + v_x] = _unref(v_d)
+            _clamp = N[self.o_e_army__units + v_x] - v_cost
+            N[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+            N[self.o_e_army__location + v_x] = _unref(v_d)
         else:
             pass
 
-    def q_setup__decks(self, S: list[Any], R: Any) -> None:
+    def q_setup__decks(self, S: list[Any], R: Callable[[], float]) -> None:
         """Austria shuffles the Goal cards, draws three, keeps one and discards the others unseen; the Commerce and Unrest decks are shuffled. (WEST-2-05, WEST-2-06, WEST-2-07, WEST-2-08) [rules/westphalia/flow.yaml:8:3]"""
+        N: list[int] = S
         S[self.o_g_commerce_deck] = tuple(_shuffled(S, self.all_commerce))
         S[self.o_g_unrest_deck] = tuple(_shuffled(S, self.all_unrest))
         S[self.o_g_goal_deck] = tuple(_shuffled(S, self.all_goal))
@@ -2609,20 +2626,20 @@ class WestphaliaRules:
             else _pick(R, v_drawn)
         )
         S[self.o_p_goal_seen + self.k_player__austria] = 0
-        S[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
-        S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
+        N[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
+        N[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
 
-    def q_talks(self, S: list[Any], R: Any) -> None:
+    def q_talks(self, S: list[Any], R: Callable[[], float]) -> None:
         'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
         N: list[int] = S
         if N[self.o_g_window__talks__depth] < 1 and self.c_talks_at_every_step:
-            _clamp = S[self.o_g_window__talks__depth] + 1
-            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__talks__depth] + 1
+            N[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             self.q_negotiate(S, R, S[self.o_g_initiative], self.c_step_rounds)
-            _clamp = S[self.o_g_window__talks__depth] - 1
-            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__talks__depth] - 1
+            N[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
 
-    def q_turn__final(self, S: list[Any], R: Any) -> None:
+    def q_turn__final(self, S: list[Any], R: Callable[[], float]) -> None:
         "The last negotiation of the phase, then every Army gets up to eight Units; the excess is discarded. (WEST-4H-01, WEST-4H-02, WEST-1-05) [rules/westphalia/flow.yaml:188:3]"
         self.q_negotiate(S, R, S[self.o_g_initiative], self.c_window_rounds)
         for v_p in self.all_player:
@@ -2631,17 +2648,17 @@ class WestphaliaRules:
             S[self.o_p_promised_unrest_debts + v_p_] = tuple([])
             S[self.o_p_promised_unrest_debts_about + v_p_] = tuple([])
 
-    def q_turn__gold(self, S: list[Any], R: Any) -> None:
+    def q_turn__gold(self, S: list[Any], R: Callable[[], float]) -> None:
         "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:101:3]"
         self.q_talks(S, R)
         self.p_turn__gold__rules(S)
 
-    def q_turn__italy(self, S: list[Any], R: Any) -> None:
+    def q_turn__italy(self, S: list[Any], R: Callable[[], float]) -> None:
         "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:78:3]"
         self.q_talks(S, R)
         self.q_turn__italy__rules(S, R)
 
-    def q_turn__italy__rules(self, S: list[Any], R: Any) -> None:
+    def q_turn__italy__rules(self, S: list[Any], R: Callable[[], float]) -> None:
         "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:78:3]"
         N: list[int] = S
         v_a = _roll(S, 6)
@@ -2659,34 +2676,34 @@ class WestphaliaRules:
             if N[self.o_p_units + v_p] >= v_n:
                 v_units = R() < 0.5
             if v_units:
-                _clamp = S[self.o_p_units + v_p] - v_n
-                S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                _clamp = N[self.o_p_units + v_p] - v_n
+                N[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             else:
-                _clamp = S[self.o_p_debt + v_p] + v_n
-                S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+                _clamp = N[self.o_p_debt + v_p] + v_n
+                N[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
-    def q_turn__military(self, S: list[Any], R: Any) -> None:
+    def q_turn__military(self, S: list[Any], R: Callable[[], float]) -> None:
         "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:196:3]"
         N: list[int] = S
         if N[self.o_g_diplomacy_phase] < 4:
             for v_p in S[self.o_g_initiative]:
                 self.q_military_turn(S, R, v_p)
         for v_p_ in self.all_player:
-            S[self.o_p_promised_truce + v_p_] = _mask([])
+            N[self.o_p_promised_truce + v_p_] = _mask([])
         for v_p__2 in self.all_player:
             S[self.o_p_promised_keep_out + v_p__2] = tuple([])
             S[self.o_p_promised_keep_out_about + v_p__2] = tuple([])
 
-    def q_turn__negotiation(self, S: list[Any], R: Any) -> None:
+    def q_turn__negotiation(self, S: list[Any], R: Callable[[], float]) -> None:
         "Negotiation happens throughout the Diplomacy Phase (a window before the Arrears Step). (WEST-1-01, WEST-4-02, WEST-4B-02) [rules/westphalia/flow.yaml:44:3]"
         self.q_negotiate(S, R, S[self.o_g_initiative], self.c_window_rounds)
 
-    def q_turn__recruitment(self, S: list[Any], R: Any) -> None:
+    def q_turn__recruitment(self, S: list[Any], R: Callable[[], float]) -> None:
         "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:60:3]"
         self.q_talks(S, R)
         self.q_turn__recruitment__rules(S, R)
 
-    def q_turn__recruitment__rules(self, S: list[Any], R: Any) -> None:
+    def q_turn__recruitment__rules(self, S: list[Any], R: Callable[[], float]) -> None:
         """Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:60:3]"""
         N: list[int] = S
         _w1 = 0
@@ -2699,8 +2716,8 @@ class WestphaliaRules:
             pass
         else:
             for v_p in self.all_player:
-                _clamp = S[self.o_p_units + v_p] + self.s_p_recruit[v_p]
-                S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                _clamp = N[self.o_p_units + v_p] + self.s_p_recruit[v_p]
+                N[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         v_room = min(
             N[self.o_p_units + self.k_player__dutch],
             self.c_ships_max - N[self.o_p_ships + self.k_player__dutch],
@@ -2713,28 +2730,28 @@ class WestphaliaRules:
                 if _n2
                 else _pick(R, _o1)
             )
-            _clamp = S[self.o_p_units + self.k_player__dutch] - v_n
-            S[self.o_p_units + self.k_player__dutch] = (
+            _clamp = N[self.o_p_units + self.k_player__dutch] - v_n
+            N[self.o_p_units + self.k_player__dutch] = (
                 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            _clamp = S[self.o_p_ships + self.k_player__dutch] + v_n
-            S[self.o_p_ships + self.k_player__dutch] = (
+            _clamp = N[self.o_p_ships + self.k_player__dutch] + v_n
+            N[self.o_p_ships + self.k_player__dutch] = (
                 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
             )
             if v_n > 0:
                 pass
 
-    def q_turn__trade(self, S: list[Any], R: Any) -> None:
+    def q_turn__trade(self, S: list[Any], R: Callable[[], float]) -> None:
         "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:117:3]"
         self.q_talks(S, R)
         self.p_turn__trade__rules(S)
 
-    def q_turn__unrest(self, S: list[Any], R: Any) -> None:
+    def q_turn__unrest(self, S: list[Any], R: Callable[[], float]) -> None:
         "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; the players may negotiate (choice talks_at_every_step); Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it (a player who promised to take them off the taker's hands does so); the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05, WEST-1-04) [rules/westphalia/flow.yaml:134:3]"
         self.q_talks(S, R)
         self.q_turn__unrest__rules(S, R)
 
-    def q_turn__unrest__rules(self, S: list[Any], R: Any) -> None:
+    def q_turn__unrest__rules(self, S: list[Any], R: Callable[[], float]) -> None:
         """France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; the players may negotiate (choice talks_at_every_step); Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it (a player who promised to take them off the taker's hands does so); the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05, WEST-1-04) [rules/westphalia/flow.yaml:134:3]"""
         N: list[int] = S
         v_most = min(2, len(S[self.o_g_unrest_deck]))
@@ -2747,9 +2764,10 @@ class WestphaliaRules:
             else _pick(R, _o1)
             for v_p in _ps1
         ]
-        for v_p, v_k in zip(_ps1, _ans2, strict=True):
+        for _i3, v_p in enumerate(_ps1):
+            v_k = _ans2[_i3]
             _clamp = v_k
-            S[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
+            N[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
         v_n = (
             N[self.o_p_unrest_pick + self.k_player__sweden]
             if N[self.o_p_unrest_pick + self.k_player__sweden]
@@ -2761,27 +2779,27 @@ class WestphaliaRules:
             != N[self.o_p_unrest_pick + self.k_player__france]
         ):
             pass
-        S[self.o_p_unrest_pick + self.k_player__sweden] = 0
-        S[self.o_p_unrest_pick + self.k_player__france] = 0
+        N[self.o_p_unrest_pick + self.k_player__sweden] = 0
+        N[self.o_p_unrest_pick + self.k_player__france] = 0
         _runs0 = 0
         while v_n > 0 and len(S[self.o_g_unrest_deck]) > 0:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             v_n -= 1
-            _clamp = S[self.o_p_units + self.k_player__sweden] - 1
-            S[self.o_p_units + self.k_player__sweden] = (
+            _clamp = N[self.o_p_units + self.k_player__sweden] - 1
+            N[self.o_p_units + self.k_player__sweden] = (
                 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            _clamp = S[self.o_p_units + self.k_player__france] - 1
-            S[self.o_p_units + self.k_player__france] = (
+            _clamp = N[self.o_p_units + self.k_player__france] - 1
+            N[self.o_p_units + self.k_player__france] = (
                 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
             v_k_2 = _o3[0] if (_o3 := S[self.o_g_unrest_deck]) else _head(_o3)
             S[self.o_g_unrest_deck] = tuple(
                 [v_c for v_c in S[self.o_g_unrest_deck] if v_c != v_k_2]
             )
-            S[self.o_g_unrest_removed] = _mask(
+            N[self.o_g_unrest_removed] = _mask(
                 [
                     *(
                         _BITS8[_m4]
@@ -2791,25 +2809,25 @@ class WestphaliaRules:
                     *[v_k_2],
                 ]
             )
-            S[self.o_g_unrest_current] = _mask([v_k_2])
+            N[self.o_g_unrest_current] = _mask([v_k_2])
             self.q_talks(S, R)
             v_taken = False
             for v_p_2 in [self.k_player__sweden, self.k_player__france]:
                 if not v_taken:
                     v_taken = R() < 0.5
                     if v_taken:
-                        _clamp = S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
-                        S[self.o_p_debt + v_p_2] = (
+                        _clamp = N[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
+                        N[self.o_p_debt + v_p_2] = (
                             -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                         )
                         if self.s_e_unrest__track[v_k_2] == "tolerance":
-                            _clamp = S[self.o_g_tolerance] + 1
-                            S[self.o_g_tolerance] = (
+                            _clamp = N[self.o_g_tolerance] + 1
+                            N[self.o_g_tolerance] = (
                                 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                             )
                         else:
-                            _clamp = S[self.o_g_liberties] + 1
-                            S[self.o_g_liberties] = (
+                            _clamp = N[self.o_g_liberties] + 1
+                            N[self.o_g_liberties] = (
                                 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                             )
                         self.p_take_off_hands(S, v_p_2, v_k_2)
@@ -2817,21 +2835,21 @@ class WestphaliaRules:
                 v_back = R() < 0.5
                 if v_back:
                     _clamp = (
-                        S[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
+                        N[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
                     )
-                    S[self.o_p_debt + self.k_player__austria] = (
+                    N[self.o_p_debt + self.k_player__austria] = (
                         -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        _clamp = S[self.o_g_tolerance] - 1
-                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                        _clamp = N[self.o_g_tolerance] - 1
+                        N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        _clamp = S[self.o_g_liberties] - 1
-                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                        _clamp = N[self.o_g_liberties] - 1
+                        N[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
                     pass
-            S[self.o_g_unrest_current] = _mask([])
+            N[self.o_g_unrest_current] = _mask([])
 
     def r_activate(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
         "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:608:3]"
@@ -2855,7 +2873,7 @@ class WestphaliaRules:
                     pc = 1
             if pc == 1:
                 S[self.o_g_turn_over] = False
-                S[self.o_g_moves] = 0
+                N[self.o_g_moves] = 0
                 v__runs = 0
                 pc = 2
             if pc == 2:
@@ -2958,9 +2976,9 @@ class WestphaliaRules:
                     v_x, v__runs = F[2:]
                     F = None
                 v_dest = v
-                S[self.o_e_army__location + v_x] = _unref(v_dest)
-                _clamp = S[self.o_g_moves] + 1
-                S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
+                N[self.o_e_army__location + v_x] = _unref(v_dest)
+                _clamp = N[self.o_g_moves] + 1
+                N[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                 _log(S, 28, (v_x, v_dest))
                 v_foes = [
                     v_x__10
@@ -3060,8 +3078,8 @@ class WestphaliaRules:
                             v_q,
                             self.s_e_army__owner[v_x],
                         )
-                        _clamp = S[self.o_e_army__units + v_x] - 1
-                        S[self.o_e_army__units + v_x] = (
+                        _clamp = N[self.o_e_army__units + v_x] - 1
+                        N[self.o_e_army__units + v_x] = (
                             0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                         _log(
@@ -3077,8 +3095,8 @@ class WestphaliaRules:
                     self.p_transfer_point(
                         S, _ref(N[self.o_e_army__location + v_x]), v_q, self.s_e_army__owner[v_x]
                     )
-                    _clamp = S[self.o_e_army__units + v_x] - 1
-                    S[self.o_e_army__units + v_x] = (
+                    _clamp = N[self.o_e_army__units + v_x] - 1
+                    N[self.o_e_army__units + v_x] = (
                         0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                     _log(
@@ -3114,7 +3132,7 @@ class WestphaliaRules:
             if len(v_mine) == 1:
                 v_x_2 = _head(v_mine)
                 _clamp = min(self.c_army_max, v_held)
-                S[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                N[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 pc = 3
             elif len(v_mine) > 1:
                 pc = 1
@@ -3139,11 +3157,11 @@ class WestphaliaRules:
             v_picks = v
             for v_x_3 in v_mine:
                 _clamp = v_picks.count(v_x_3)
-                S[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                N[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             pc = 3
         if pc == 3:
             v_kept = sum([N[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
-            S[self.o_p_units + v_p] = 0
+            N[self.o_p_units + v_p] = 0
             if v_held > v_kept:
                 _log(S, 38, (v_p, v_held - v_kept))
             if len(v_mine) > 0:
@@ -3259,7 +3277,7 @@ class WestphaliaRules:
                     F = None
                 v_to = v
                 if v_to is not None:
-                    S[self.o_e_army__location + v_d] = _unref(v_to)
+                    N[self.o_e_army__location + v_d] = _unref(v_to)
                     _log(S, 16, (self.s_e_army__owner[v_d], v_d, v_to))
                 pc = 1
                 continue
@@ -3303,8 +3321,8 @@ class WestphaliaRules:
                             v_low,
                         ),
                     )
-                    _clamp = S[self.o_e_army__units + v_att] - v_low
-                    S[self.o_e_army__units + v_att] = (
+                    _clamp = N[self.o_e_army__units + v_att] - v_low
+                    N[self.o_e_army__units + v_att] = (
                         0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                 else:
@@ -3329,13 +3347,13 @@ class WestphaliaRules:
                             v_low,
                         ),
                     )
-                    _clamp = S[self.o_e_army__units + v_att] - v_low
-                    S[self.o_e_army__units + v_att] = (
+                    _clamp = N[self.o_e_army__units + v_att] - v_low
+                    N[self.o_e_army__units + v_att] = (
                         0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                     for v_d_6 in v_fighting:
-                        _clamp = S[self.o_e_army__units + v_d_6] - v_low
-                        S[self.o_e_army__units + v_d_6] = (
+                        _clamp = N[self.o_e_army__units + v_d_6] - v_low
+                        N[self.o_e_army__units + v_d_6] = (
                             0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                 if S[self.o_g_attacker_won]:
@@ -3347,8 +3365,8 @@ class WestphaliaRules:
                     self.p_lose_prestige(S, self.s_e_army__owner[v_d_7])
                 self.p_gain_prestige(S, self.s_e_army__owner[v_att])
                 if self.s_p_protestant[self.s_e_army__owner[v_att]]:
-                    _clamp = S[self.o_g_tolerance] + 1
-                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                    _clamp = N[self.o_g_tolerance] + 1
+                    N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 19, (N[self.o_g_tolerance],))
                 v__it_2 = tuple(v_fighting)
                 v__i_2 = 0
@@ -3373,8 +3391,8 @@ class WestphaliaRules:
                 for v_d_9 in v_fighting:
                     self.p_gain_prestige(S, self.s_e_army__owner[v_d_9])
                 if any(self.s_p_protestant[self.s_e_army__owner[v_d_10]] for v_d_10 in v_fighting):
-                    _clamp = S[self.o_g_tolerance] + 1
-                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                    _clamp = N[self.o_g_tolerance] + 1
+                    N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 19, (N[self.o_g_tolerance],))
                 if self.r_retreat(S, None, None, v_att) is SUSPEND:
                     return _wait(S, (2, 16))
@@ -3427,8 +3445,8 @@ class WestphaliaRules:
                 self.p_transfer_point(
                     S, _ref(N[self.o_e_army__location + v_x]), v_q_2, self.s_e_army__owner[v_x]
                 )
-                _clamp = S[self.o_e_army__units + v_x] - 1
-                S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                _clamp = N[self.o_e_army__units + v_x] - 1
+                N[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 _log(
                     S,
                     22,
@@ -3533,7 +3551,7 @@ class WestphaliaRules:
             if pc == 8:
                 S[self.o_g_intercepted] = True
                 _log(S, 24, (v_r_2, v_y))
-                S[self.o_e_army__location + v_y] = _unref(v_a)
+                N[self.o_e_army__location + v_y] = _unref(v_a)
                 if self.r_battle(S, None, None, v_y, [v_x]) is SUSPEND:
                     return _wait(S, (4, 9, v_x, v_q, v_a, v__it, v__i, v_r_2, v__it_2, v__i_2, v_y))
                 pc = 9
@@ -3967,15 +3985,16 @@ class WestphaliaRules:
                 ),
             )
             _log(S, 12, (v_x, _ref(N[self.o_e_army__location + v_x]), v_d, v_cost))
-            _clamp = S[self.o_e_army__units + v_x] - v_cost
-            S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
-            S[self.o_e_army__location + v_x] = _unref(v_d)
+            _clamp = N[self.o_e_army__units + v_x] - v_cost
+            N[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+            N[self.o_e_army__location + v_x] = _unref(v_d)
             pc = 3
         if pc == 3:
             return None
 
     def r_setup__decks(self, S: list[Any], F: Any, v: Any) -> Any:
         "Austria shuffles the Goal cards, draws three, keeps one and discards the others unseen; the Commerce and Unrest decks are shuffled. (WEST-2-05, WEST-2-06, WEST-2-07, WEST-2-08) [rules/westphalia/flow.yaml:8:3]"
+        N: list[int] = S
         v_g1: Any = None
         v_g2: Any = None
         v_g3: Any = None
@@ -4016,8 +4035,8 @@ class WestphaliaRules:
                 F = None
             v_keep = v
             S[self.o_p_goal_seen + self.k_player__austria] = 0
-            S[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
-            S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
+            N[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
+            N[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
             _log(S, 79, ())
             return None
 
@@ -4034,8 +4053,8 @@ class WestphaliaRules:
             else:
                 pc = 3
         if pc == 1:
-            _clamp = S[self.o_g_window__talks__depth] + 1
-            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__talks__depth] + 1
+            N[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             if (
                 self.r_negotiate(S, None, None, S[self.o_g_initiative], self.c_step_rounds)
                 is SUSPEND
@@ -4045,8 +4064,8 @@ class WestphaliaRules:
         if pc == 2:
             if F is not None:
                 F = None
-            _clamp = S[self.o_g_window__talks__depth] - 1
-            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
+            _clamp = N[self.o_g_window__talks__depth] - 1
+            N[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             pc = 3
         if pc == 3:
             return None
@@ -4193,12 +4212,12 @@ class WestphaliaRules:
                 pc = 5
             if pc == 5:
                 if v_units:
-                    _clamp = S[self.o_p_units + v_p] - v_n
-                    S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                    _clamp = N[self.o_p_units + v_p] - v_n
+                    N[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     _log(S, 62, (v_p, v_n))
                 else:
-                    _clamp = S[self.o_p_debt + v_p] + v_n
-                    S[self.o_p_debt + v_p] = (
+                    _clamp = N[self.o_p_debt + v_p] + v_n
+                    N[self.o_p_debt + v_p] = (
                         -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     _log(S, 63, (v_p, v_n))
@@ -4247,7 +4266,7 @@ class WestphaliaRules:
                 continue
             if pc == 6:
                 for v_p_ in self.all_player:
-                    S[self.o_p_promised_truce + v_p_] = _mask([])
+                    N[self.o_p_promised_truce + v_p_] = _mask([])
                 for v_p__2 in self.all_player:
                     S[self.o_p_promised_keep_out + v_p__2] = tuple([])
                     S[self.o_p_promised_keep_out_about + v_p__2] = tuple([])
@@ -4346,8 +4365,8 @@ class WestphaliaRules:
                 )
             else:
                 for v_p in self.all_player:
-                    _clamp = S[self.o_p_units + v_p] + self.s_p_recruit[v_p]
-                    S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+                    _clamp = N[self.o_p_units + v_p] + self.s_p_recruit[v_p]
+                    N[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     _log(S, 56, (v_p, self.s_p_recruit[v_p]))
             v_room = min(
                 N[self.o_p_units + self.k_player__dutch],
@@ -4369,12 +4388,12 @@ class WestphaliaRules:
                 (v_room,) = F[2:]
                 F = None
             v_n = v
-            _clamp = S[self.o_p_units + self.k_player__dutch] - v_n
-            S[self.o_p_units + self.k_player__dutch] = (
+            _clamp = N[self.o_p_units + self.k_player__dutch] - v_n
+            N[self.o_p_units + self.k_player__dutch] = (
                 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            _clamp = S[self.o_p_ships + self.k_player__dutch] + v_n
-            S[self.o_p_ships + self.k_player__dutch] = (
+            _clamp = N[self.o_p_ships + self.k_player__dutch] + v_n
+            N[self.o_p_ships + self.k_player__dutch] = (
                 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
             )
             if v_n > 0:
@@ -4463,7 +4482,7 @@ class WestphaliaRules:
                 for v_p in v__ps:
                     v_k = _a[v_p]
                     _clamp = v_k
-                    S[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
+                    N[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
                 v_n = (
                     N[self.o_p_unrest_pick + self.k_player__sweden]
                     if N[self.o_p_unrest_pick + self.k_player__sweden]
@@ -4482,8 +4501,8 @@ class WestphaliaRules:
                             N[self.o_p_unrest_pick + self.k_player__france],
                         ),
                     )
-                S[self.o_p_unrest_pick + self.k_player__sweden] = 0
-                S[self.o_p_unrest_pick + self.k_player__france] = 0
+                N[self.o_p_unrest_pick + self.k_player__sweden] = 0
+                N[self.o_p_unrest_pick + self.k_player__france] = 0
                 v__runs = 0
                 pc = 3
             if pc == 3:
@@ -4496,21 +4515,21 @@ class WestphaliaRules:
                     pc = 15
             if pc == 4:
                 v_n -= 1
-                _clamp = S[self.o_p_units + self.k_player__sweden] - 1
-                S[self.o_p_units + self.k_player__sweden] = (
+                _clamp = N[self.o_p_units + self.k_player__sweden] - 1
+                N[self.o_p_units + self.k_player__sweden] = (
                     0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
-                _clamp = S[self.o_p_units + self.k_player__france] - 1
-                S[self.o_p_units + self.k_player__france] = (
+                _clamp = N[self.o_p_units + self.k_player__france] - 1
+                N[self.o_p_units + self.k_player__france] = (
                     0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
                 v_k_2 = _head(S[self.o_g_unrest_deck])
                 S[self.o_g_unrest_deck] = tuple(
                     [v_c for v_c in S[self.o_g_unrest_deck] if v_c != v_k_2]
                 )
-                S[self.o_g_unrest_removed] = _mask([*_bits(N[self.o_g_unrest_removed]), *[v_k_2]])
+                N[self.o_g_unrest_removed] = _mask([*_bits(N[self.o_g_unrest_removed]), *[v_k_2]])
                 _log(S, 72, (v_k_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
-                S[self.o_g_unrest_current] = _mask([v_k_2])
+                N[self.o_g_unrest_current] = _mask([v_k_2])
                 if self.r_talks(S, None, None) is SUSPEND:
                     return _wait(S, (12, 5, v_n, v__runs, v_k_2, v_p_2))
                 pc = 5
@@ -4553,16 +4572,16 @@ class WestphaliaRules:
                     F = None
                 v_taken = v
                 if v_taken:
-                    _clamp = S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
-                    S[self.o_p_debt + v_p_2] = (
+                    _clamp = N[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
+                    N[self.o_p_debt + v_p_2] = (
                         -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        _clamp = S[self.o_g_tolerance] + 1
-                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                        _clamp = N[self.o_g_tolerance] + 1
+                        N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        _clamp = S[self.o_g_liberties] + 1
-                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                        _clamp = N[self.o_g_liberties] + 1
+                        N[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(
                         S, 74, (v_p_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2])
                     )
@@ -4593,24 +4612,24 @@ class WestphaliaRules:
                 v_back = v
                 if v_back:
                     _clamp = (
-                        S[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
+                        N[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
                     )
-                    S[self.o_p_debt + self.k_player__austria] = (
+                    N[self.o_p_debt + self.k_player__austria] = (
                         -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        _clamp = S[self.o_g_tolerance] - 1
-                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                        _clamp = N[self.o_g_tolerance] - 1
+                        N[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        _clamp = S[self.o_g_liberties] - 1
-                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                        _clamp = N[self.o_g_liberties] - 1
+                        N[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 76, (self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
                     self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
                     _log(S, 77, (v_k_2,))
                 pc = 14
             if pc == 14:
-                S[self.o_g_unrest_current] = _mask([])
+                N[self.o_g_unrest_current] = _mask([])
                 pc = 3
                 continue
             if pc == 15:
@@ -4618,4 +4637,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "646 rules/westphalia/rules.yaml:171:7\n647 rules/westphalia/rules.yaml:172:11\n692 rules/westphalia/rules.yaml:173:7\n693 rules/westphalia/rules.yaml:174:11\n699 rules/westphalia/rules.yaml:175:7\n703 rules/westphalia/rules.yaml:327:7\n704 rules/westphalia/rules.yaml:328:11\n705 rules/westphalia/rules.yaml:329:7\n706 rules/westphalia/rules.yaml:330:11\n707 rules/westphalia/rules.yaml:331:7\n708 rules/westphalia/rules.yaml:332:11\n709 rules/westphalia/rules.yaml:333:7\n710 rules/westphalia/rules.yaml:334:11\n711 rules/westphalia/rules.yaml:335:7\n712 rules/westphalia/rules.yaml:336:11\n713 rules/westphalia/rules.yaml:337:7\n718 rules/westphalia/rules.yaml:183:7\n733 rules/westphalia/rules.yaml:184:7\n739 rules/westphalia/rules.yaml:233:7\n740 rules/westphalia/rules.yaml:234:11\n745 rules/westphalia/rules.yaml:235:7\n746 rules/westphalia/rules.yaml:236:11\n751 rules/westphalia/rules.yaml:237:7\n759 rules/westphalia/rules.yaml:165:7\n768 rules/westphalia/rules.yaml:159:7\n785 rules/westphalia/rules.yaml:780:1\n806 rules/westphalia/rules.yaml:780:1\n830 rules/westphalia/rules.yaml:780:1\n869 rules/westphalia/rules.yaml:780:1\n874 rules/westphalia/rules.yaml:780:1\n879 rules/westphalia/rules.yaml:780:1\n883 rules/westphalia/rules.yaml:780:1\n888 rules/westphalia/rules.yaml:780:1\n919 rules/westphalia/rules.yaml:780:1\n931 rules/westphalia/rules.yaml:780:1\n942 rules/westphalia/rules.yaml:780:1\n951 rules/westphalia/rules.yaml:780:1\n956 rules/westphalia/rules.yaml:780:1\n968 rules/westphalia/rules.yaml:780:1\n980 rules/westphalia/rules.yaml:780:1\n988 rules/westphalia/rules.yaml:780:1\n993 rules/westphalia/rules.yaml:780:1\n1018 rules/westphalia/rules.yaml:142:7\n1028 rules/westphalia/rules.yaml:136:7\n1038 rules/westphalia/rules.yaml:307:7\n1039 rules/westphalia/rules.yaml:308:7\n1040 rules/westphalia/rules.yaml:309:11\n1045 rules/westphalia/rules.yaml:310:11\n1053 rules/westphalia/rules.yaml:311:7\n1054 rules/westphalia/rules.yaml:312:11\n1055 rules/westphalia/rules.yaml:313:7\n1056 rules/westphalia/rules.yaml:314:11\n1057 rules/westphalia/rules.yaml:315:7\n1058 rules/westphalia/rules.yaml:316:11\n1059 rules/westphalia/rules.yaml:317:7\n1060 rules/westphalia/rules.yaml:318:11\n1061 rules/westphalia/rules.yaml:319:7\n1066 rules/westphalia/rules.yaml:32:7\n1067 rules/westphalia/rules.yaml:33:11\n1068 rules/westphalia/rules.yaml:34:7\n1069 rules/westphalia/rules.yaml:35:11\n1070 rules/westphalia/rules.yaml:36:7\n1071 rules/westphalia/rules.yaml:37:11\n1072 rules/westphalia/rules.yaml:38:7\n1073 rules/westphalia/rules.yaml:39:11\n1074 rules/westphalia/rules.yaml:40:7\n1082 rules/westphalia/rules.yaml:75:7\n1091 rules/westphalia/rules.yaml:81:7\n1105 rules/westphalia/rules.yaml:106:7\n1114 rules/westphalia/rules.yaml:98:7\n1128 rules/westphalia/rules.yaml:24:7\n1132 rules/westphalia/rules.yaml:217:7\n1139 rules/westphalia/rules.yaml:209:7\n1144 rules/westphalia/rules.yaml:356:7\n1145 rules/westphalia/rules.yaml:357:7\n1146 rules/westphalia/rules.yaml:358:11\n1150 rules/westphalia/rules.yaml:359:7\n1151 rules/westphalia/rules.yaml:360:11\n1152 rules/westphalia/rules.yaml:361:7\n1153 rules/westphalia/rules.yaml:362:11\n1154 rules/westphalia/rules.yaml:363:11\n1171 rules/westphalia/rules.yaml:364:7\n1172 rules/westphalia/rules.yaml:365:11\n1182 rules/westphalia/rules.yaml:366:7\n1183 rules/westphalia/rules.yaml:367:11\n1184 rules/westphalia/rules.yaml:368:7\n1191 rules/westphalia/rules.yaml:286:7\n1192 rules/westphalia/rules.yaml:287:11\n1197 rules/westphalia/rules.yaml:288:7\n1198 rules/westphalia/rules.yaml:289:11\n1199 rules/westphalia/rules.yaml:290:7\n1200 rules/westphalia/rules.yaml:291:11\n1201 rules/westphalia/rules.yaml:292:11\n1202 rules/westphalia/rules.yaml:293:15\n1203 rules/westphalia/rules.yaml:294:11\n1218 rules/westphalia/rules.yaml:295:7\n1219 rules/westphalia/rules.yaml:296:11\n1229 rules/westphalia/rules.yaml:297:7\n1230 rules/westphalia/rules.yaml:298:11\n1234 rules/westphalia/rules.yaml:299:7\n1242 rules/westphalia/rules.yaml:151:7\n1280 rules/westphalia/rules.yaml:67:7\n1284 rules/westphalia/rules.yaml:88:7\n1291 rules/westphalia/rules.yaml:56:7\n1292 rules/westphalia/rules.yaml:57:11\n1293 rules/westphalia/rules.yaml:58:15\n1294 rules/westphalia/rules.yaml:59:11\n1295 rules/westphalia/rules.yaml:60:7\n1300 rules/westphalia/rules.yaml:379:7\n1301 rules/westphalia/rules.yaml:380:7\n1302 rules/westphalia/rules.yaml:381:11\n1303 rules/westphalia/rules.yaml:382:7\n1304 rules/westphalia/rules.yaml:383:11\n1309 rules/westphalia/rules.yaml:384:7\n1310 rules/westphalia/rules.yaml:385:11\n1315 rules/westphalia/rules.yaml:386:7\n1316 rules/westphalia/rules.yaml:387:11\n1317 rules/westphalia/rules.yaml:388:7\n1322 rules/westphalia/rules.yaml:128:7\n1330 rules/westphalia/rules.yaml:346:7\n1335 rules/westphalia/rules.yaml:347:7\n1343 rules/westphalia/rules.yaml:348:7\n1362 rules/westphalia/rules.yaml:349:7\n1373 rules/westphalia/rules.yaml:203:7\n1382 rules/westphalia/rules.yaml:192:7\n1417 rules/westphalia/rules.yaml:193:7\n1418 rules/westphalia/rules.yaml:194:11\n1431 rules/westphalia/rules.yaml:195:7\n1432 rules/westphalia/rules.yaml:196:11\n1433 rules/westphalia/rules.yaml:197:7\n1441 rules/westphalia/rules.yaml:245:7\n1442 rules/westphalia/rules.yaml:246:7\n1443 rules/westphalia/rules.yaml:247:11\n1444 rules/westphalia/rules.yaml:248:15\n1447 rules/westphalia/rules.yaml:249:19\n1448 rules/westphalia/rules.yaml:250:19\n1452 rules/westphalia/rules.yaml:251:23\n1453 rules/westphalia/rules.yaml:252:7\n1454 rules/westphalia/rules.yaml:253:11\n1466 rules/westphalia/rules.yaml:254:7\n1467 rules/westphalia/rules.yaml:255:11\n1479 rules/westphalia/rules.yaml:256:7\n1480 rules/westphalia/rules.yaml:257:11\n1484 rules/westphalia/rules.yaml:258:7\n1488 rules/westphalia/rules.yaml:259:7\n1494 rules/westphalia/rules.yaml:260:7\n1495 rules/westphalia/rules.yaml:261:11\n1496 rules/westphalia/rules.yaml:262:7\n1497 rules/westphalia/rules.yaml:263:11\n1498 rules/westphalia/rules.yaml:264:7\n1503 rules/westphalia/rules.yaml:113:7\n1511 rules/westphalia/rules.yaml:272:7\n1512 rules/westphalia/rules.yaml:273:11\n1513 rules/westphalia/rules.yaml:274:7\n1514 rules/westphalia/rules.yaml:275:11\n1515 rules/westphalia/rules.yaml:276:7\n1516 rules/westphalia/rules.yaml:277:11\n1521 rules/westphalia/rules.yaml:278:7\n1526 rules/westphalia/rules.yaml:225:7\n1537 rules/westphalia/rules.yaml:48:7\n1544 rules/westphalia/rules.yaml:121:7\n1554 rules/westphalia/rules.yaml:761:3\n1558 rules/westphalia/rules.yaml:761:3\n1562 rules/westphalia/rules.yaml:761:3\n1566 rules/westphalia/rules.yaml:394:7\n1571 rules/westphalia/rules.yaml:818:9\n1576 rules/westphalia/rules.yaml:825:9\n1579 rules/westphalia/rules.yaml:826:9\n1592 rules/westphalia/rules.yaml:801:9\n1594 rules/westphalia/rules.yaml:802:9\n1599 rules/westphalia/rules.yaml:839:9\n1605 rules/westphalia/rules.yaml:840:9\n1610 rules/westphalia/rules.yaml:780:1\n1613 rules/westphalia/rules.yaml:780:1\n1619 rules/westphalia/rules.yaml:868:9\n1624 rules/westphalia/rules.yaml:861:9\n1629 rules/westphalia/rules.yaml:833:9\n1633 rules/westphalia/rules.yaml:808:9\n1635 rules/westphalia/rules.yaml:809:9\n1640 rules/westphalia/rules.yaml:854:9\n1645 rules/westphalia/rules.yaml:847:9\n1651 rules/westphalia/rules.yaml:780:1\n1661 rules/westphalia/rules.yaml:780:1\n1674 rules/westphalia/rules.yaml:794:9\n1676 rules/westphalia/rules.yaml:795:9\n1683 rules/westphalia/rules.yaml:780:1\n1686 rules/westphalia/rules.yaml:780:1\n1693 rules/westphalia/rules.yaml:713:7\n1695 rules/westphalia/rules.yaml:714:7\n1696 rules/westphalia/rules.yaml:715:7\n1697 rules/westphalia/rules.yaml:716:7\n1698 rules/westphalia/rules.yaml:717:11\n1701 rules/westphalia/rules.yaml:719:11\n1702 rules/westphalia/rules.yaml:720:11\n1704 rules/westphalia/rules.yaml:721:11\n1705 rules/westphalia/rules.yaml:722:15\n1706 rules/westphalia/rules.yaml:723:7\n1707 rules/westphalia/rules.yaml:724:11\n1708 rules/westphalia/rules.yaml:725:15\n1719 rules/westphalia/rules.yaml:727:15\n1725 rules/westphalia/rules.yaml:728:7\n1726 rules/westphalia/rules.yaml:729:11\n1727 rules/westphalia/rules.yaml:730:7\n1728 rules/westphalia/rules.yaml:731:11\n1737 rules/westphalia/rules.yaml:732:7\n1738 rules/westphalia/rules.yaml:733:11\n1748 rules/westphalia/rules.yaml:464:7\n1749 rules/westphalia/rules.yaml:465:11\n1752 rules/westphalia/rules.yaml:467:11\n1753 rules/westphalia/rules.yaml:468:11\n1754 rules/westphalia/rules.yaml:469:15\n1755 rules/westphalia/rules.yaml:470:15\n1758 rules/westphalia/rules.yaml:472:15\n1761 rules/westphalia/rules.yaml:473:15\n1771 rules/westphalia/rules.yaml:474:15\n1773 rules/westphalia/rules.yaml:475:15\n1779 rules/westphalia/flow.yaml:210:7\n1780 rules/westphalia/flow.yaml:211:11\n1781 rules/westphalia/flow.yaml:212:11\n1786 rules/westphalia/rules.yaml:411:7\n1790 rules/westphalia/rules.yaml:412:11\n1792 rules/westphalia/rules.yaml:413:11\n1795 rules/westphalia/rules.yaml:415:11\n1801 rules/westphalia/rules.yaml:420:7\n1802 rules/westphalia/rules.yaml:421:11\n1804 rules/westphalia/rules.yaml:422:11\n1810 rules/westphalia/rules.yaml:449:7\n1811 rules/westphalia/rules.yaml:450:7\n1818 rules/westphalia/rules.yaml:451:7\n1825 rules/westphalia/rules.yaml:452:7\n1828 rules/westphalia/rules.yaml:453:11\n1829 rules/westphalia/rules.yaml:454:15\n1833 rules/westphalia/rules.yaml:455:15\n1834 rules/westphalia/rules.yaml:456:15\n1835 rules/westphalia/rules.yaml:457:7\n1841 rules/westphalia/rules.yaml:482:7\n1842 rules/westphalia/rules.yaml:483:11\n1860 rules/westphalia/rules.yaml:484:15\n1861 rules/westphalia/rules.yaml:485:15\n1863 rules/westphalia/rules.yaml:486:15\n1869 rules/westphalia/rules.yaml:400:7\n1870 rules/westphalia/rules.yaml:401:7\n1871 rules/westphalia/rules.yaml:402:11\n1874 rules/westphalia/rules.yaml:404:11\n1876 rules/westphalia/rules.yaml:405:7\n1881 rules/westphalia/rules.yaml:428:7\n1882 rules/westphalia/rules.yaml:429:7\n1885 rules/westphalia/rules.yaml:430:7\n1890 rules/westphalia/rules.yaml:431:11\n1891 rules/westphalia/rules.yaml:432:11\n1895 rules/westphalia/rules.yaml:657:7\n1909 rules/westphalia/rules.yaml:658:7\n1910 rules/westphalia/rules.yaml:659:11\n1911 rules/westphalia/rules.yaml:660:11\n1913 rules/westphalia/rules.yaml:661:11\n1915 rules/westphalia/rules.yaml:662:11\n1920 rules/westphalia/rules.yaml:439:7\n1921 rules/westphalia/rules.yaml:440:11\n1922 rules/westphalia/rules.yaml:441:7\n1923 rules/westphalia/rules.yaml:442:11\n1928 rules/westphalia/flow.yaml:54:7\n1929 rules/westphalia/flow.yaml:55:11\n1935 rules/westphalia/flow.yaml:56:11\n1936 rules/westphalia/flow.yaml:57:11\n1938 rules/westphalia/flow.yaml:58:11\n1944 rules/westphalia/flow.yaml:105:7\n1945 rules/westphalia/flow.yaml:106:11\n1947 rules/westphalia/flow.yaml:107:11\n1949 rules/westphalia/flow.yaml:109:11\n1950 rules/westphalia/flow.yaml:110:11\n1951 rules/westphalia/flow.yaml:111:15\n1953 rules/westphalia/flow.yaml:112:15\n1955 rules/westphalia/flow.yaml:114:15\n1959 rules/westphalia/flow.yaml:115:15\n1965 rules/westphalia/flow.yaml:36:7\n1967 rules/westphalia/flow.yaml:37:7\n1969 rules/westphalia/flow.yaml:38:7\n1970 rules/westphalia/flow.yaml:39:11\n1973 rules/westphalia/flow.yaml:40:11\n1974 rules/westphalia/flow.yaml:41:7\n1975 rules/westphalia/flow.yaml:42:7\n1980 rules/westphalia/flow.yaml:121:7\n1981 rules/westphalia/flow.yaml:122:7\n1982 rules/westphalia/flow.yaml:123:11\n1984 rules/westphalia/flow.yaml:124:11\n1985 rules/westphalia/flow.yaml:125:11\n1986 rules/westphalia/flow.yaml:126:15\n1988 rules/westphalia/flow.yaml:128:11\n1990 rules/westphalia/flow.yaml:129:7\n1991 rules/westphalia/flow.yaml:130:7\n1993 rules/westphalia/flow.yaml:131:7\n1994 rules/westphalia/flow.yaml:132:11\n2000 rules/westphalia/rules.yaml:740:7\n2008 rules/westphalia/rules.yaml:741:11\n2009 rules/westphalia/rules.yaml:742:11\n2010 rules/westphalia/rules.yaml:743:15\n2013 rules/westphalia/rules.yaml:745:15\n2015 rules/westphalia/rules.yaml:746:7\n2016 rules/westphalia/rules.yaml:747:11\n2018 rules/westphalia/rules.yaml:748:11\n2020 rules/westphalia/rules.yaml:749:7\n2021 rules/westphalia/rules.yaml:750:7\n2022 rules/westphalia/rules.yaml:751:11\n2024 rules/westphalia/rules.yaml:753:11\n2025 rules/westphalia/rules.yaml:754:15\n2029 rules/westphalia/rules.yaml:755:15\n2031 rules/westphalia/rules.yaml:756:11\n2032 rules/westphalia/rules.yaml:757:11\n2038 rules/westphalia/rules.yaml:758:11\n2061 rules/westphalia/rules.yaml:613:7\n2064 rules/westphalia/rules.yaml:616:11\n2065 rules/westphalia/rules.yaml:617:11\n2066 rules/westphalia/rules.yaml:618:11\n2071 rules/westphalia/rules.yaml:619:15\n2072 rules/westphalia/rules.yaml:620:15\n2079 rules/westphalia/rules.yaml:621:15\n2080 rules/westphalia/rules.yaml:622:19\n2127 rules/westphalia/rules.yaml:623:19\n2128 rules/westphalia/rules.yaml:624:19\n2130 rules/westphalia/rules.yaml:626:19\n2143 rules/westphalia/rules.yaml:627:19\n2144 rules/westphalia/rules.yaml:628:23\n2145 rules/westphalia/rules.yaml:629:23\n2146 rules/westphalia/rules.yaml:630:27\n2150 rules/westphalia/rules.yaml:632:27\n2151 rules/westphalia/rules.yaml:633:23\n2153 rules/westphalia/rules.yaml:635:19\n2166 rules/westphalia/rules.yaml:637:19\n2167 rules/westphalia/rules.yaml:638:19\n2168 rules/westphalia/rules.yaml:639:23\n2169 rules/westphalia/rules.yaml:640:23\n2172 rules/westphalia/rules.yaml:641:27\n2178 rules/westphalia/rules.yaml:642:27\n2183 rules/westphalia/rules.yaml:645:23\n2189 rules/westphalia/rules.yaml:646:23\n2194 rules/westphalia/rules.yaml:649:19\n2199 rules/westphalia/rules.yaml:692:7\n2204 rules/westphalia/rules.yaml:693:7\n2205 rules/westphalia/rules.yaml:694:7\n2206 rules/westphalia/rules.yaml:695:11\n2207 rules/westphalia/rules.yaml:696:11\n2210 rules/westphalia/rules.yaml:698:11\n2224 rules/westphalia/rules.yaml:699:11\n2225 rules/westphalia/rules.yaml:700:15\n2227 rules/westphalia/rules.yaml:701:7\n2231 rules/westphalia/rules.yaml:702:7\n2232 rules/westphalia/rules.yaml:703:7\n2234 rules/westphalia/rules.yaml:705:7\n2240 rules/westphalia/rules.yaml:521:7\n2241 rules/westphalia/rules.yaml:522:7\n2242 rules/westphalia/rules.yaml:523:7\n2243 rules/westphalia/rules.yaml:524:7\n2244 rules/westphalia/rules.yaml:525:11\n2245 rules/westphalia/rules.yaml:526:11\n2246 rules/westphalia/rules.yaml:527:15\n2247 rules/westphalia/rules.yaml:528:15\n2248 rules/westphalia/rules.yaml:529:19\n2249 rules/westphalia/rules.yaml:531:7\n2258 rules/westphalia/rules.yaml:532:7\n2259 rules/westphalia/rules.yaml:533:11\n2260 rules/westphalia/rules.yaml:534:11\n2262 rules/westphalia/rules.yaml:536:11\n2263 rules/westphalia/rules.yaml:537:11\n2264 rules/westphalia/rules.yaml:538:11\n2265 rules/westphalia/rules.yaml:539:11\n2266 rules/westphalia/rules.yaml:540:11\n2270 rules/westphalia/rules.yaml:541:11\n2271 rules/westphalia/rules.yaml:542:11\n2275 rules/westphalia/rules.yaml:543:11\n2276 rules/westphalia/rules.yaml:545:15\n2279 rules/westphalia/rules.yaml:547:15\n2280 rules/westphalia/rules.yaml:548:15\n2287 rules/westphalia/rules.yaml:550:15\n2289 rules/westphalia/rules.yaml:551:15\n2290 rules/westphalia/rules.yaml:552:19\n2294 rules/westphalia/rules.yaml:553:11\n2295 rules/westphalia/rules.yaml:554:15\n2296 rules/westphalia/rules.yaml:555:19\n2297 rules/westphalia/rules.yaml:556:15\n2298 rules/westphalia/rules.yaml:557:15\n2299 rules/westphalia/rules.yaml:558:19\n2301 rules/westphalia/rules.yaml:560:15\n2302 rules/westphalia/rules.yaml:561:19\n2304 rules/westphalia/rules.yaml:563:15\n2305 rules/westphalia/rules.yaml:564:15\n2306 rules/westphalia/rules.yaml:565:19\n2307 rules/westphalia/rules.yaml:566:15\n2313 rules/westphalia/rules.yaml:567:19\n2315 rules/westphalia/rules.yaml:569:15\n2320 rules/westphalia/rules.yaml:576:7\n2326 rules/westphalia/rules.yaml:577:7\n2327 rules/westphalia/rules.yaml:578:11\n2328 rules/westphalia/rules.yaml:579:11\n2329 rules/westphalia/rules.yaml:580:15\n2332 rules/westphalia/rules.yaml:581:15\n2338 rules/westphalia/rules.yaml:593:7\n2339 rules/westphalia/rules.yaml:594:7\n2340 rules/westphalia/rules.yaml:595:7\n2341 rules/westphalia/rules.yaml:596:11\n2348 rules/westphalia/rules.yaml:597:15\n2349 rules/westphalia/rules.yaml:598:19\n2359 rules/westphalia/rules.yaml:599:23\n2360 rules/westphalia/rules.yaml:600:23\n2361 rules/westphalia/rules.yaml:601:27\n2362 rules/westphalia/rules.yaml:603:27\n2363 rules/westphalia/rules.yaml:604:27\n2364 rules/westphalia/rules.yaml:605:27\n2365 rules/westphalia/rules.yaml:606:31\n2413 rules/westphalia/rules.yaml:669:7\n2414 rules/westphalia/rules.yaml:670:11\n2415 rules/westphalia/rules.yaml:671:7\n2416 rules/westphalia/rules.yaml:672:7\n2421 rules/westphalia/rules.yaml:673:7\n2424 rules/westphalia/rules.yaml:676:11\n2426 rules/westphalia/rules.yaml:678:11\n2433 rules/westphalia/rules.yaml:679:11\n2434 rules/westphalia/rules.yaml:680:11\n2437 rules/westphalia/rules.yaml:683:15\n2438 rules/westphalia/rules.yaml:684:19\n2439 rules/westphalia/rules.yaml:685:23\n2443 rules/westphalia/rules.yaml:780:1\n2444 rules/westphalia/rules.yaml:780:1\n2445 rules/westphalia/rules.yaml:780:1\n2450 rules/westphalia/rules.yaml:780:1\n2451 rules/westphalia/rules.yaml:780:1\n2452 rules/westphalia/rules.yaml:780:1\n2453 rules/westphalia/rules.yaml:780:1\n2456 rules/westphalia/rules.yaml:780:1\n2457 rules/westphalia/rules.yaml:780:1\n2459 rules/westphalia/rules.yaml:780:1\n2460 rules/westphalia/rules.yaml:780:1\n2461 rules/westphalia/rules.yaml:780:1\n2465 rules/westphalia/rules.yaml:780:1\n2466 rules/westphalia/rules.yaml:780:1\n2467 rules/westphalia/rules.yaml:780:1\n2468 rules/westphalia/rules.yaml:780:1\n2469 rules/westphalia/rules.yaml:780:1\n2470 rules/westphalia/rules.yaml:780:1\n2471 rules/westphalia/rules.yaml:780:1\n2472 rules/westphalia/rules.yaml:780:1\n2473 rules/westphalia/rules.yaml:780:1\n2478 rules/westphalia/rules.yaml:496:7\n2490 rules/westphalia/rules.yaml:497:7\n2514 rules/westphalia/rules.yaml:498:7\n2556 rules/westphalia/rules.yaml:499:7\n2557 rules/westphalia/rules.yaml:500:11\n2563 rules/westphalia/rules.yaml:501:11\n2566 rules/westphalia/rules.yaml:502:7\n2567 rules/westphalia/rules.yaml:503:11\n2574 rules/westphalia/rules.yaml:504:11\n2584 rules/westphalia/rules.yaml:506:11\n2586 rules/westphalia/rules.yaml:507:11\n2592 rules/westphalia/flow.yaml:14:7\n2593 rules/westphalia/flow.yaml:15:7\n2594 rules/westphalia/flow.yaml:16:7\n2595 rules/westphalia/flow.yaml:17:7\n2596 rules/westphalia/flow.yaml:18:7\n2597 rules/westphalia/flow.yaml:19:7\n2598 rules/westphalia/flow.yaml:20:7\n2599 rules/westphalia/flow.yaml:21:7\n2600 rules/westphalia/flow.yaml:22:7\n2601 rules/westphalia/flow.yaml:23:7\n2604 rules/westphalia/flow.yaml:24:7\n2611 rules/westphalia/flow.yaml:25:7\n2613 rules/westphalia/flow.yaml:26:7\n2618 rules/westphalia/rules.yaml:761:3\n2619 rules/westphalia/rules.yaml:761:3\n2621 rules/westphalia/rules.yaml:761:3\n2622 rules/westphalia/rules.yaml:761:3\n2627 rules/westphalia/flow.yaml:192:7\n2628 rules/westphalia/flow.yaml:193:7\n2629 rules/westphalia/flow.yaml:194:11\n2630 rules/westphalia/rules.yaml:780:1\n2631 rules/westphalia/rules.yaml:780:1\n2632 rules/westphalia/rules.yaml:780:1\n2636 rules/westphalia/flow.yaml:101:3\n2637 rules/westphalia/flow.yaml:101:3\n2641 rules/westphalia/flow.yaml:78:3\n2642 rules/westphalia/flow.yaml:78:3\n2647 rules/westphalia/flow.yaml:82:7\n2648 rules/westphalia/flow.yaml:83:7\n2649 rules/westphalia/flow.yaml:84:7\n2654 rules/westphalia/flow.yaml:86:11\n2655 rules/westphalia/flow.yaml:87:11\n2656 rules/westphalia/flow.yaml:88:7\n2657 rules/westphalia/flow.yaml:90:7\n2658 rules/westphalia/flow.yaml:91:11\n2659 rules/westphalia/flow.yaml:92:11\n2660 rules/westphalia/flow.yaml:93:15\n2661 rules/westphalia/flow.yaml:94:11\n2662 rules/westphalia/flow.yaml:95:15\n2665 rules/westphalia/flow.yaml:98:15\n2671 rules/westphalia/flow.yaml:200:7\n2672 rules/westphalia/flow.yaml:202:11\n2673 rules/westphalia/flow.yaml:203:15\n2674 rules/westphalia/rules.yaml:780:1\n2675 rules/westphalia/rules.yaml:780:1\n2676 rules/westphalia/rules.yaml:780:1\n2677 rules/westphalia/rules.yaml:780:1\n2678 rules/westphalia/rules.yaml:780:1\n2682 rules/westphalia/flow.yaml:48:7\n2686 rules/westphalia/flow.yaml:60:3\n2687 rules/westphalia/flow.yaml:60:3\n2692 rules/westphalia/flow.yaml:64:7\n2701 rules/westphalia/flow.yaml:67:11\n2702 rules/westphalia/flow.yaml:68:15\n2704 rules/westphalia/flow.yaml:70:7\n2708 rules/westphalia/flow.yaml:71:7\n2709 rules/westphalia/flow.yaml:72:11\n2716 rules/westphalia/flow.yaml:73:11\n2720 rules/westphalia/flow.yaml:74:11\n2724 rules/westphalia/flow.yaml:75:11\n2729 rules/westphalia/flow.yaml:117:3\n2730 rules/westphalia/flow.yaml:117:3\n2734 rules/westphalia/flow.yaml:134:3\n2735 rules/westphalia/flow.yaml:134:3\n2740 rules/westphalia/flow.yaml:143:7\n2741 rules/westphalia/flow.yaml:144:7\n2751 rules/westphalia/flow.yaml:146:11\n2753 rules/westphalia/flow.yaml:147:7\n2759 rules/westphalia/flow.yaml:148:7\n2764 rules/westphalia/flow.yaml:150:7\n2765 rules/westphalia/flow.yaml:151:7\n2766 rules/westphalia/flow.yaml:152:7\n2771 rules/westphalia/flow.yaml:153:11\n2772 rules/westphalia/flow.yaml:154:11\n2776 rules/westphalia/flow.yaml:155:11\n2780 rules/westphalia/flow.yaml:156:11\n2781 rules/westphalia/flow.yaml:157:11\n2784 rules/westphalia/flow.yaml:158:11\n2794 rules/westphalia/flow.yaml:160:11\n2795 rules/westphalia/flow.yaml:161:11\n2796 rules/westphalia/flow.yaml:162:11\n2797 rules/westphalia/flow.yaml:163:11\n2798 rules/westphalia/flow.yaml:164:15\n2799 rules/westphalia/flow.yaml:165:19\n2800 rules/westphalia/flow.yaml:166:19\n2801 rules/westphalia/flow.yaml:167:23\n2805 rules/westphalia/flow.yaml:168:23\n2806 rules/westphalia/flow.yaml:169:27\n2811 rules/westphalia/flow.yaml:171:27\n2815 rules/westphalia/flow.yaml:173:23\n2816 rules/westphalia/flow.yaml:174:11\n2817 rules/westphalia/flow.yaml:175:15\n2818 rules/westphalia/flow.yaml:176:15\n2819 rules/westphalia/flow.yaml:177:19\n2825 rules/westphalia/flow.yaml:178:19\n2826 rules/westphalia/flow.yaml:179:23\n2829 rules/westphalia/flow.yaml:181:23\n2831 rules/westphalia/flow.yaml:183:19\n2834 rules/westphalia/flow.yaml:186:11\n2851 rules/westphalia/rules.yaml:613:7\n2852 rules/westphalia/rules.yaml:614:11\n2857 rules/westphalia/rules.yaml:616:11\n2858 rules/westphalia/rules.yaml:617:11\n2859 rules/westphalia/rules.yaml:618:11\n2870 rules/westphalia/rules.yaml:619:15\n2871 rules/westphalia/rules.yaml:620:15\n2889 rules/westphalia/rules.yaml:621:15\n2894 rules/westphalia/rules.yaml:649:19\n2895 rules/westphalia/rules.yaml:650:19\n2902 rules/westphalia/rules.yaml:622:19\n2961 rules/westphalia/rules.yaml:623:19\n2962 rules/westphalia/rules.yaml:624:19\n2964 rules/westphalia/rules.yaml:625:19\n2965 rules/westphalia/rules.yaml:626:19\n2978 rules/westphalia/rules.yaml:627:19\n2984 rules/westphalia/rules.yaml:628:23\n2991 rules/westphalia/rules.yaml:629:23\n2994 rules/westphalia/rules.yaml:632:27\n2997 rules/westphalia/rules.yaml:630:27\n3009 rules/westphalia/rules.yaml:633:23\n3016 rules/westphalia/rules.yaml:635:19\n3037 rules/westphalia/rules.yaml:636:19\n3040 rules/westphalia/rules.yaml:637:19\n3052 rules/westphalia/rules.yaml:638:19\n3053 rules/westphalia/rules.yaml:639:23\n3054 rules/westphalia/rules.yaml:640:23\n3057 rules/westphalia/rules.yaml:641:27\n3063 rules/westphalia/rules.yaml:642:27\n3067 rules/westphalia/rules.yaml:643:27\n3077 rules/westphalia/rules.yaml:645:23\n3080 rules/westphalia/rules.yaml:646:23\n3084 rules/westphalia/rules.yaml:647:23\n3108 rules/westphalia/rules.yaml:692:7\n3113 rules/westphalia/rules.yaml:693:7\n3114 rules/westphalia/rules.yaml:694:7\n3115 rules/westphalia/rules.yaml:695:11\n3116 rules/westphalia/rules.yaml:696:11\n3127 rules/westphalia/rules.yaml:698:11\n3140 rules/westphalia/rules.yaml:699:11\n3141 rules/westphalia/rules.yaml:700:15\n3145 rules/westphalia/rules.yaml:701:7\n3146 rules/westphalia/rules.yaml:702:7\n3147 rules/westphalia/rules.yaml:703:7\n3148 rules/westphalia/rules.yaml:704:11\n3149 rules/westphalia/rules.yaml:705:7\n3150 rules/westphalia/rules.yaml:706:11\n3183 rules/westphalia/rules.yaml:521:7\n3184 rules/westphalia/rules.yaml:522:7\n3185 rules/westphalia/rules.yaml:523:7\n3186 rules/westphalia/rules.yaml:524:7\n3197 rules/westphalia/rules.yaml:525:11\n3198 rules/westphalia/rules.yaml:526:11\n3220 rules/westphalia/rules.yaml:527:15\n3261 rules/westphalia/rules.yaml:528:15\n3262 rules/westphalia/rules.yaml:529:19\n3263 rules/westphalia/rules.yaml:530:19\n3267 rules/westphalia/rules.yaml:531:7\n3276 rules/westphalia/rules.yaml:532:7\n3277 rules/westphalia/rules.yaml:533:11\n3278 rules/westphalia/rules.yaml:534:11\n3283 rules/westphalia/rules.yaml:536:11\n3284 rules/westphalia/rules.yaml:537:11\n3285 rules/westphalia/rules.yaml:538:11\n3286 rules/westphalia/rules.yaml:539:11\n3287 rules/westphalia/rules.yaml:540:11\n3288 rules/westphalia/rules.yaml:541:11\n3289 rules/westphalia/rules.yaml:542:11\n3290 rules/westphalia/rules.yaml:543:11\n3291 rules/westphalia/rules.yaml:544:15\n3306 rules/westphalia/rules.yaml:545:15\n3311 rules/westphalia/rules.yaml:547:15\n3312 rules/westphalia/rules.yaml:548:15\n3315 rules/westphalia/rules.yaml:549:15\n3332 rules/westphalia/rules.yaml:550:15\n3336 rules/westphalia/rules.yaml:551:15\n3337 rules/westphalia/rules.yaml:552:19\n3341 rules/westphalia/rules.yaml:553:11\n3346 rules/westphalia/rules.yaml:554:15\n3347 rules/westphalia/rules.yaml:555:19\n3348 rules/westphalia/rules.yaml:556:15\n3349 rules/westphalia/rules.yaml:557:15\n3350 rules/westphalia/rules.yaml:558:19\n3352 rules/westphalia/rules.yaml:559:19\n3353 rules/westphalia/rules.yaml:560:15\n3367 rules/westphalia/rules.yaml:561:19\n3372 rules/westphalia/rules.yaml:563:15\n3373 rules/westphalia/rules.yaml:564:15\n3374 rules/westphalia/rules.yaml:565:19\n3375 rules/westphalia/rules.yaml:566:15\n3376 rules/westphalia/rules.yaml:567:19\n3378 rules/westphalia/rules.yaml:568:19\n3379 rules/westphalia/rules.yaml:569:15\n3399 rules/westphalia/rules.yaml:576:7\n3405 rules/westphalia/rules.yaml:577:7\n3413 rules/westphalia/rules.yaml:578:11\n3426 rules/westphalia/rules.yaml:579:11\n3427 rules/westphalia/rules.yaml:580:15\n3430 rules/westphalia/rules.yaml:581:15\n3432 rules/westphalia/rules.yaml:582:15\n3460 rules/westphalia/rules.yaml:593:7\n3461 rules/westphalia/rules.yaml:594:7\n3462 rules/westphalia/rules.yaml:595:7\n3473 rules/westphalia/rules.yaml:596:11\n3485 rules/westphalia/rules.yaml:597:15\n3497 rules/westphalia/rules.yaml:598:19\n3515 rules/westphalia/rules.yaml:599:23\n3528 rules/westphalia/rules.yaml:600:23\n3534 rules/westphalia/rules.yaml:601:27\n3535 rules/westphalia/rules.yaml:602:27\n3536 rules/westphalia/rules.yaml:603:27\n3537 rules/westphalia/rules.yaml:604:27\n3544 rules/westphalia/rules.yaml:605:27\n3545 rules/westphalia/rules.yaml:606:31\n3565 rules/westphalia/rules.yaml:669:7\n3566 rules/westphalia/rules.yaml:670:11\n3567 rules/westphalia/rules.yaml:671:7\n3568 rules/westphalia/rules.yaml:672:7\n3573 rules/westphalia/rules.yaml:673:7\n3574 rules/westphalia/rules.yaml:674:11\n3581 rules/westphalia/rules.yaml:676:11\n3588 rules/westphalia/rules.yaml:678:11\n3594 rules/westphalia/rules.yaml:679:11\n3601 rules/westphalia/rules.yaml:680:11\n3602 rules/westphalia/rules.yaml:681:15\n3607 rules/westphalia/rules.yaml:683:15\n3621 rules/westphalia/rules.yaml:684:19\n3627 rules/westphalia/rules.yaml:685:23\n3659 rules/westphalia/rules.yaml:780:1\n3660 rules/westphalia/rules.yaml:780:1\n3661 rules/westphalia/rules.yaml:780:1\n3672 rules/westphalia/rules.yaml:780:1\n3673 rules/westphalia/rules.yaml:780:1\n3685 rules/westphalia/rules.yaml:780:1\n3704 rules/westphalia/rules.yaml:780:1\n3738 rules/westphalia/rules.yaml:780:1\n3739 rules/westphalia/rules.yaml:780:1\n3745 rules/westphalia/rules.yaml:780:1\n3746 rules/westphalia/rules.yaml:780:1\n3747 rules/westphalia/rules.yaml:780:1\n3748 rules/westphalia/rules.yaml:780:1\n3749 rules/westphalia/rules.yaml:780:1\n3751 rules/westphalia/rules.yaml:780:1\n3752 rules/westphalia/rules.yaml:780:1\n3753 rules/westphalia/rules.yaml:780:1\n3764 rules/westphalia/rules.yaml:780:1\n3787 rules/westphalia/rules.yaml:780:1\n3830 rules/westphalia/rules.yaml:780:1\n3831 rules/westphalia/rules.yaml:780:1\n3832 rules/westphalia/rules.yaml:780:1\n3836 rules/westphalia/rules.yaml:780:1\n3837 rules/westphalia/rules.yaml:780:1\n3838 rules/westphalia/rules.yaml:780:1\n3839 rules/westphalia/rules.yaml:780:1\n3858 rules/westphalia/rules.yaml:496:7\n3867 rules/westphalia/rules.yaml:497:7\n3886 rules/westphalia/rules.yaml:498:7\n3927 rules/westphalia/rules.yaml:499:7\n3928 rules/westphalia/rules.yaml:500:11\n3934 rules/westphalia/rules.yaml:501:11\n3937 rules/westphalia/rules.yaml:502:7\n3940 rules/westphalia/rules.yaml:509:11\n3946 rules/westphalia/rules.yaml:503:11\n3959 rules/westphalia/rules.yaml:504:11\n3969 rules/westphalia/rules.yaml:505:11\n3970 rules/westphalia/rules.yaml:506:11\n3972 rules/westphalia/rules.yaml:507:11\n3989 rules/westphalia/flow.yaml:14:7\n3990 rules/westphalia/flow.yaml:15:7\n3991 rules/westphalia/flow.yaml:16:7\n3992 rules/westphalia/flow.yaml:17:7\n3993 rules/westphalia/flow.yaml:18:7\n3994 rules/westphalia/flow.yaml:19:7\n3995 rules/westphalia/flow.yaml:20:7\n3998 rules/westphalia/flow.yaml:21:7\n3999 rules/westphalia/flow.yaml:22:7\n4002 rules/westphalia/flow.yaml:23:7\n4007 rules/westphalia/flow.yaml:24:7\n4018 rules/westphalia/flow.yaml:25:7\n4020 rules/westphalia/flow.yaml:26:7\n4021 rules/westphalia/flow.yaml:27:7\n4032 rules/westphalia/rules.yaml:761:3\n4037 rules/westphalia/rules.yaml:761:3\n4039 rules/westphalia/rules.yaml:761:3\n4048 rules/westphalia/rules.yaml:761:3\n4066 rules/westphalia/flow.yaml:192:7\n4076 rules/westphalia/flow.yaml:193:7\n4090 rules/westphalia/flow.yaml:194:11\n4095 rules/westphalia/rules.yaml:780:1\n4096 rules/westphalia/rules.yaml:780:1\n4097 rules/westphalia/rules.yaml:780:1\n4107 rules/westphalia/flow.yaml:101:3\n4113 rules/westphalia/flow.yaml:101:3\n4123 rules/westphalia/flow.yaml:78:3\n4129 rules/westphalia/flow.yaml:78:3\n4153 rules/westphalia/flow.yaml:82:7\n4154 rules/westphalia/flow.yaml:83:7\n4155 rules/westphalia/flow.yaml:84:7\n4160 rules/westphalia/flow.yaml:85:11\n4161 rules/westphalia/flow.yaml:86:11\n4162 rules/westphalia/flow.yaml:87:11\n4163 rules/westphalia/flow.yaml:88:7\n4164 rules/westphalia/flow.yaml:89:7\n4165 rules/westphalia/flow.yaml:90:7\n4176 rules/westphalia/flow.yaml:91:11\n4177 rules/westphalia/flow.yaml:92:11\n4185 rules/westphalia/flow.yaml:93:15\n4195 rules/westphalia/flow.yaml:94:11\n4196 rules/westphalia/flow.yaml:95:15\n4198 rules/westphalia/flow.yaml:96:15\n4200 rules/westphalia/flow.yaml:98:15\n4204 rules/westphalia/flow.yaml:99:15\n4224 rules/westphalia/flow.yaml:200:7\n4229 rules/westphalia/flow.yaml:201:11\n4230 rules/westphalia/flow.yaml:202:11\n4244 rules/westphalia/flow.yaml:203:15\n4249 rules/westphalia/rules.yaml:780:1\n4250 rules/westphalia/rules.yaml:780:1\n4251 rules/westphalia/rules.yaml:780:1\n4252 rules/westphalia/rules.yaml:780:1\n4253 rules/westphalia/rules.yaml:780:1\n4263 rules/westphalia/flow.yaml:48:7\n4281 rules/westphalia/flow.yaml:60:3\n4287 rules/westphalia/flow.yaml:60:3\n4306 rules/westphalia/flow.yaml:64:7\n4325 rules/westphalia/flow.yaml:65:11\n4348 rules/westphalia/flow.yaml:67:11\n4349 rules/westphalia/flow.yaml:68:15\n4351 rules/westphalia/flow.yaml:69:15\n4352 rules/westphalia/flow.yaml:70:7\n4356 rules/westphalia/flow.yaml:71:7\n4364 rules/westphalia/flow.yaml:72:11\n4372 rules/westphalia/flow.yaml:73:11\n4376 rules/westphalia/flow.yaml:74:11\n4380 rules/westphalia/flow.yaml:75:11\n4381 rules/westphalia/flow.yaml:76:15\n4393 rules/westphalia/flow.yaml:117:3\n4399 rules/westphalia/flow.yaml:117:3\n4409 rules/westphalia/flow.yaml:134:3\n4415 rules/westphalia/flow.yaml:134:3\n4444 rules/westphalia/flow.yaml:143:7\n4445 rules/westphalia/flow.yaml:144:7\n4465 rules/westphalia/flow.yaml:146:11\n4467 rules/westphalia/flow.yaml:147:7\n4473 rules/westphalia/flow.yaml:148:7\n4477 rules/westphalia/flow.yaml:149:11\n4485 rules/westphalia/flow.yaml:150:7\n4486 rules/westphalia/flow.yaml:151:7\n4487 rules/westphalia/flow.yaml:152:7\n4498 rules/westphalia/flow.yaml:153:11\n4499 rules/westphalia/flow.yaml:154:11\n4503 rules/westphalia/flow.yaml:155:11\n4507 rules/westphalia/flow.yaml:156:11\n4508 rules/westphalia/flow.yaml:157:11\n4511 rules/westphalia/flow.yaml:158:11\n4512 rules/westphalia/flow.yaml:159:11\n4513 rules/westphalia/flow.yaml:160:11\n4514 rules/westphalia/flow.yaml:161:11\n4521 rules/westphalia/flow.yaml:162:11\n4522 rules/westphalia/flow.yaml:163:11\n4533 rules/westphalia/flow.yaml:164:15\n4542 rules/westphalia/flow.yaml:165:19\n4555 rules/westphalia/flow.yaml:166:19\n4556 rules/westphalia/flow.yaml:167:23\n4560 rules/westphalia/flow.yaml:168:23\n4561 rules/westphalia/flow.yaml:169:27\n4564 rules/westphalia/flow.yaml:171:27\n4566 rules/westphalia/flow.yaml:172:23\n4569 rules/westphalia/flow.yaml:173:23\n4573 rules/westphalia/flow.yaml:174:11\n4581 rules/westphalia/flow.yaml:175:15\n4594 rules/westphalia/flow.yaml:176:15\n4595 rules/westphalia/flow.yaml:177:19\n4601 rules/westphalia/flow.yaml:178:19\n4602 rules/westphalia/flow.yaml:179:23\n4605 rules/westphalia/flow.yaml:181:23\n4607 rules/westphalia/flow.yaml:182:19\n4608 rules/westphalia/flow.yaml:183:19\n4610 rules/westphalia/flow.yaml:185:19\n4613 rules/westphalia/flow.yaml:186:11"
+_ORIGINS = "647 rules/westphalia/rules.yaml:171:7\n648 rules/westphalia/rules.yaml:172:11\n693 rules/westphalia/rules.yaml:173:7\n694 rules/westphalia/rules.yaml:174:11\n700 rules/westphalia/rules.yaml:175:7\n704 rules/westphalia/rules.yaml:327:7\n705 rules/westphalia/rules.yaml:328:11\n706 rules/westphalia/rules.yaml:329:7\n707 rules/westphalia/rules.yaml:330:11\n708 rules/westphalia/rules.yaml:331:7\n709 rules/westphalia/rules.yaml:332:11\n710 rules/westphalia/rules.yaml:333:7\n711 rules/westphalia/rules.yaml:334:11\n712 rules/westphalia/rules.yaml:335:7\n713 rules/westphalia/rules.yaml:336:11\n714 rules/westphalia/rules.yaml:337:7\n719 rules/westphalia/rules.yaml:183:7\n734 rules/westphalia/rules.yaml:184:7\n740 rules/westphalia/rules.yaml:233:7\n741 rules/westphalia/rules.yaml:234:11\n746 rules/westphalia/rules.yaml:235:7\n747 rules/westphalia/rules.yaml:236:11\n752 rules/westphalia/rules.yaml:237:7\n760 rules/westphalia/rules.yaml:165:7\n769 rules/westphalia/rules.yaml:159:7\n786 rules/westphalia/rules.yaml:780:1\n807 rules/westphalia/rules.yaml:780:1\n831 rules/westphalia/rules.yaml:780:1\n870 rules/westphalia/rules.yaml:780:1\n875 rules/westphalia/rules.yaml:780:1\n880 rules/westphalia/rules.yaml:780:1\n884 rules/westphalia/rules.yaml:780:1\n889 rules/westphalia/rules.yaml:780:1\n920 rules/westphalia/rules.yaml:780:1\n932 rules/westphalia/rules.yaml:780:1\n943 rules/westphalia/rules.yaml:780:1\n952 rules/westphalia/rules.yaml:780:1\n957 rules/westphalia/rules.yaml:780:1\n969 rules/westphalia/rules.yaml:780:1\n981 rules/westphalia/rules.yaml:780:1\n989 rules/westphalia/rules.yaml:780:1\n994 rules/westphalia/rules.yaml:780:1\n1019 rules/westphalia/rules.yaml:142:7\n1029 rules/westphalia/rules.yaml:136:7\n1039 rules/westphalia/rules.yaml:307:7\n1040 rules/westphalia/rules.yaml:308:7\n1041 rules/westphalia/rules.yaml:309:11\n1046 rules/westphalia/rules.yaml:310:11\n1054 rules/westphalia/rules.yaml:311:7\n1055 rules/westphalia/rules.yaml:312:11\n1056 rules/westphalia/rules.yaml:313:7\n1057 rules/westphalia/rules.yaml:314:11\n1058 rules/westphalia/rules.yaml:315:7\n1059 rules/westphalia/rules.yaml:316:11\n1060 rules/westphalia/rules.yaml:317:7\n1061 rules/westphalia/rules.yaml:318:11\n1062 rules/westphalia/rules.yaml:319:7\n1067 rules/westphalia/rules.yaml:32:7\n1068 rules/westphalia/rules.yaml:33:11\n1069 rules/westphalia/rules.yaml:34:7\n1070 rules/westphalia/rules.yaml:35:11\n1071 rules/westphalia/rules.yaml:36:7\n1072 rules/westphalia/rules.yaml:37:11\n1073 rules/westphalia/rules.yaml:38:7\n1074 rules/westphalia/rules.yaml:39:11\n1075 rules/westphalia/rules.yaml:40:7\n1083 rules/westphalia/rules.yaml:75:7\n1092 rules/westphalia/rules.yaml:81:7\n1106 rules/westphalia/rules.yaml:106:7\n1115 rules/westphalia/rules.yaml:98:7\n1129 rules/westphalia/rules.yaml:24:7\n1133 rules/westphalia/rules.yaml:217:7\n1140 rules/westphalia/rules.yaml:209:7\n1145 rules/westphalia/rules.yaml:356:7\n1146 rules/westphalia/rules.yaml:357:7\n1147 rules/westphalia/rules.yaml:358:11\n1151 rules/westphalia/rules.yaml:359:7\n1152 rules/westphalia/rules.yaml:360:11\n1153 rules/westphalia/rules.yaml:361:7\n1154 rules/westphalia/rules.yaml:362:11\n1155 rules/westphalia/rules.yaml:363:11\n1172 rules/westphalia/rules.yaml:364:7\n1173 rules/westphalia/rules.yaml:365:11\n1183 rules/westphalia/rules.yaml:366:7\n1184 rules/westphalia/rules.yaml:367:11\n1185 rules/westphalia/rules.yaml:368:7\n1192 rules/westphalia/rules.yaml:286:7\n1193 rules/westphalia/rules.yaml:287:11\n1198 rules/westphalia/rules.yaml:288:7\n1199 rules/westphalia/rules.yaml:289:11\n1200 rules/westphalia/rules.yaml:290:7\n1201 rules/westphalia/rules.yaml:291:11\n1202 rules/westphalia/rules.yaml:292:11\n1203 rules/westphalia/rules.yaml:293:15\n1204 rules/westphalia/rules.yaml:294:11\n1219 rules/westphalia/rules.yaml:295:7\n1220 rules/westphalia/rules.yaml:296:11\n1230 rules/westphalia/rules.yaml:297:7\n1231 rules/westphalia/rules.yaml:298:11\n1235 rules/westphalia/rules.yaml:299:7\n1243 rules/westphalia/rules.yaml:151:7\n1281 rules/westphalia/rules.yaml:67:7\n1285 rules/westphalia/rules.yaml:88:7\n1292 rules/westphalia/rules.yaml:56:7\n1293 rules/westphalia/rules.yaml:57:11\n1294 rules/westphalia/rules.yaml:58:15\n1295 rules/westphalia/rules.yaml:59:11\n1296 rules/westphalia/rules.yaml:60:7\n1301 rules/westphalia/rules.yaml:379:7\n1302 rules/westphalia/rules.yaml:380:7\n1303 rules/westphalia/rules.yaml:381:11\n1304 rules/westphalia/rules.yaml:382:7\n1305 rules/westphalia/rules.yaml:383:11\n1310 rules/westphalia/rules.yaml:384:7\n1311 rules/westphalia/rules.yaml:385:11\n1316 rules/westphalia/rules.yaml:386:7\n1317 rules/westphalia/rules.yaml:387:11\n1318 rules/westphalia/rules.yaml:388:7\n1323 rules/westphalia/rules.yaml:128:7\n1331 rules/westphalia/rules.yaml:346:7\n1336 rules/westphalia/rules.yaml:347:7\n1344 rules/westphalia/rules.yaml:348:7\n1363 rules/westphalia/rules.yaml:349:7\n1374 rules/westphalia/rules.yaml:203:7\n1383 rules/westphalia/rules.yaml:192:7\n1418 rules/westphalia/rules.yaml:193:7\n1419 rules/westphalia/rules.yaml:194:11\n1432 rules/westphalia/rules.yaml:195:7\n1433 rules/westphalia/rules.yaml:196:11\n1434 rules/westphalia/rules.yaml:197:7\n1442 rules/westphalia/rules.yaml:245:7\n1443 rules/westphalia/rules.yaml:246:7\n1444 rules/westphalia/rules.yaml:247:11\n1445 rules/westphalia/rules.yaml:248:15\n1448 rules/westphalia/rules.yaml:249:19\n1449 rules/westphalia/rules.yaml:250:19\n1453 rules/westphalia/rules.yaml:251:23\n1454 rules/westphalia/rules.yaml:252:7\n1455 rules/westphalia/rules.yaml:253:11\n1467 rules/westphalia/rules.yaml:254:7\n1468 rules/westphalia/rules.yaml:255:11\n1480 rules/westphalia/rules.yaml:256:7\n1481 rules/westphalia/rules.yaml:257:11\n1485 rules/westphalia/rules.yaml:258:7\n1489 rules/westphalia/rules.yaml:259:7\n1495 rules/westphalia/rules.yaml:260:7\n1496 rules/westphalia/rules.yaml:261:11\n1497 rules/westphalia/rules.yaml:262:7\n1498 rules/westphalia/rules.yaml:263:11\n1499 rules/westphalia/rules.yaml:264:7\n1504 rules/westphalia/rules.yaml:113:7\n1512 rules/westphalia/rules.yaml:272:7\n1513 rules/westphalia/rules.yaml:273:11\n1514 rules/westphalia/rules.yaml:274:7\n1515 rules/westphalia/rules.yaml:275:11\n1516 rules/westphalia/rules.yaml:276:7\n1517 rules/westphalia/rules.yaml:277:11\n1522 rules/westphalia/rules.yaml:278:7\n1527 rules/westphalia/rules.yaml:225:7\n1538 rules/westphalia/rules.yaml:48:7\n1545 rules/westphalia/rules.yaml:121:7\n1555 rules/westphalia/rules.yaml:761:3\n1559 rules/westphalia/rules.yaml:761:3\n1563 rules/westphalia/rules.yaml:761:3\n1568 rules/westphalia/rules.yaml:394:7\n1573 rules/westphalia/rules.yaml:818:9\n1578 rules/westphalia/rules.yaml:825:9\n1581 rules/westphalia/rules.yaml:826:9\n1595 rules/westphalia/rules.yaml:801:9\n1597 rules/westphalia/rules.yaml:802:9\n1602 rules/westphalia/rules.yaml:839:9\n1608 rules/westphalia/rules.yaml:840:9\n1613 rules/westphalia/rules.yaml:780:1\n1616 rules/westphalia/rules.yaml:780:1\n1623 rules/westphalia/rules.yaml:868:9\n1629 rules/westphalia/rules.yaml:861:9\n1634 rules/westphalia/rules.yaml:833:9\n1639 rules/westphalia/rules.yaml:808:9\n1641 rules/westphalia/rules.yaml:809:9\n1647 rules/westphalia/rules.yaml:854:9\n1653 rules/westphalia/rules.yaml:847:9\n1659 rules/westphalia/rules.yaml:780:1\n1669 rules/westphalia/rules.yaml:780:1\n1683 rules/westphalia/rules.yaml:794:9\n1685 rules/westphalia/rules.yaml:795:9\n1692 rules/westphalia/rules.yaml:780:1\n1695 rules/westphalia/rules.yaml:780:1\n1702 rules/westphalia/rules.yaml:713:7\n1704 rules/westphalia/rules.yaml:714:7\n1705 rules/westphalia/rules.yaml:715:7\n1706 rules/westphalia/rules.yaml:716:7\n1707 rules/westphalia/rules.yaml:717:11\n1710 rules/westphalia/rules.yaml:719:11\n1711 rules/westphalia/rules.yaml:720:11\n1713 rules/westphalia/rules.yaml:721:11\n1714 rules/westphalia/rules.yaml:722:15\n1715 rules/westphalia/rules.yaml:723:7\n1716 rules/westphalia/rules.yaml:724:11\n1717 rules/westphalia/rules.yaml:725:15\n1728 rules/westphalia/rules.yaml:727:15\n1734 rules/westphalia/rules.yaml:728:7\n1735 rules/westphalia/rules.yaml:729:11\n1736 rules/westphalia/rules.yaml:730:7\n1737 rules/westphalia/rules.yaml:731:11\n1746 rules/westphalia/rules.yaml:732:7\n1747 rules/westphalia/rules.yaml:733:11\n1757 rules/westphalia/rules.yaml:464:7\n1758 rules/westphalia/rules.yaml:465:11\n1761 rules/westphalia/rules.yaml:467:11\n1762 rules/westphalia/rules.yaml:468:11\n1763 rules/westphalia/rules.yaml:469:15\n1764 rules/westphalia/rules.yaml:470:15\n1767 rules/westphalia/rules.yaml:472:15\n1770 rules/westphalia/rules.yaml:473:15\n1780 rules/westphalia/rules.yaml:474:15\n1782 rules/westphalia/rules.yaml:475:15\n1788 rules/westphalia/flow.yaml:210:7\n1789 rules/westphalia/flow.yaml:211:11\n1790 rules/westphalia/flow.yaml:212:11\n1795 rules/westphalia/rules.yaml:411:7\n1799 rules/westphalia/rules.yaml:412:11\n1801 rules/westphalia/rules.yaml:413:11\n1804 rules/westphalia/rules.yaml:415:11\n1810 rules/westphalia/rules.yaml:420:7\n1811 rules/westphalia/rules.yaml:421:11\n1813 rules/westphalia/rules.yaml:422:11\n1819 rules/westphalia/rules.yaml:449:7\n1820 rules/westphalia/rules.yaml:450:7\n1827 rules/westphalia/rules.yaml:451:7\n1834 rules/westphalia/rules.yaml:452:7\n1837 rules/westphalia/rules.yaml:453:11\n1838 rules/westphalia/rules.yaml:454:15\n1842 rules/westphalia/rules.yaml:455:15\n1843 rules/westphalia/rules.yaml:456:15\n1844 rules/westphalia/rules.yaml:457:7\n1850 rules/westphalia/rules.yaml:482:7\n1851 rules/westphalia/rules.yaml:483:11\n1869 rules/westphalia/rules.yaml:484:15\n1870 rules/westphalia/rules.yaml:485:15\n1872 rules/westphalia/rules.yaml:486:15\n1878 rules/westphalia/rules.yaml:400:7\n1879 rules/westphalia/rules.yaml:401:7\n1880 rules/westphalia/rules.yaml:402:11\n1883 rules/westphalia/rules.yaml:404:11\n1885 rules/westphalia/rules.yaml:405:7\n1890 rules/westphalia/rules.yaml:428:7\n1891 rules/westphalia/rules.yaml:429:7\n1894 rules/westphalia/rules.yaml:430:7\n1899 rules/westphalia/rules.yaml:431:11\n1900 rules/westphalia/rules.yaml:432:11\n1905 rules/westphalia/rules.yaml:657:7\n1919 rules/westphalia/rules.yaml:658:7\n1920 rules/westphalia/rules.yaml:659:11\n1921 rules/westphalia/rules.yaml:660:11\n1923 rules/westphalia/rules.yaml:661:11\n1925 rules/westphalia/rules.yaml:662:11\n1930 rules/westphalia/rules.yaml:439:7\n1931 rules/westphalia/rules.yaml:440:11\n1932 rules/westphalia/rules.yaml:441:7\n1933 rules/westphalia/rules.yaml:442:11\n1938 rules/westphalia/flow.yaml:54:7\n1939 rules/westphalia/flow.yaml:55:11\n1945 rules/westphalia/flow.yaml:56:11\n1946 rules/westphalia/flow.yaml:57:11\n1948 rules/westphalia/flow.yaml:58:11\n1954 rules/westphalia/flow.yaml:105:7\n1955 rules/westphalia/flow.yaml:106:11\n1957 rules/westphalia/flow.yaml:107:11\n1959 rules/westphalia/flow.yaml:109:11\n1960 rules/westphalia/flow.yaml:110:11\n1961 rules/westphalia/flow.yaml:111:15\n1963 rules/westphalia/flow.yaml:112:15\n1965 rules/westphalia/flow.yaml:114:15\n1969 rules/westphalia/flow.yaml:115:15\n1975 rules/westphalia/flow.yaml:36:7\n1977 rules/westphalia/flow.yaml:37:7\n1979 rules/westphalia/flow.yaml:38:7\n1980 rules/westphalia/flow.yaml:39:11\n1983 rules/westphalia/flow.yaml:40:11\n1984 rules/westphalia/flow.yaml:41:7\n1985 rules/westphalia/flow.yaml:42:7\n1990 rules/westphalia/flow.yaml:121:7\n1991 rules/westphalia/flow.yaml:122:7\n1992 rules/westphalia/flow.yaml:123:11\n1994 rules/westphalia/flow.yaml:124:11\n1995 rules/westphalia/flow.yaml:125:11\n1996 rules/westphalia/flow.yaml:126:15\n1998 rules/westphalia/flow.yaml:128:11\n2000 rules/westphalia/flow.yaml:129:7\n2001 rules/westphalia/flow.yaml:130:7\n2003 rules/westphalia/flow.yaml:131:7\n2004 rules/westphalia/flow.yaml:132:11\n2010 rules/westphalia/rules.yaml:740:7\n2018 rules/westphalia/rules.yaml:741:11\n2019 rules/westphalia/rules.yaml:742:11\n2020 rules/westphalia/rules.yaml:743:15\n2023 rules/westphalia/rules.yaml:745:15\n2025 rules/westphalia/rules.yaml:746:7\n2026 rules/westphalia/rules.yaml:747:11\n2028 rules/westphalia/rules.yaml:748:11\n2030 rules/westphalia/rules.yaml:749:7\n2031 rules/westphalia/rules.yaml:750:7\n2032 rules/westphalia/rules.yaml:751:11\n2034 rules/westphalia/rules.yaml:753:11\n2035 rules/westphalia/rules.yaml:754:15\n2039 rules/westphalia/rules.yaml:755:15\n2041 rules/westphalia/rules.yaml:756:11\n2042 rules/westphalia/rules.yaml:757:11\n2048 rules/westphalia/rules.yaml:758:11\n2071 rules/westphalia/rules.yaml:613:7\n2074 rules/westphalia/rules.yaml:616:11\n2075 rules/westphalia/rules.yaml:617:11\n2076 rules/westphalia/rules.yaml:618:11\n2081 rules/westphalia/rules.yaml:619:15\n2082 rules/westphalia/rules.yaml:620:15\n2089 rules/westphalia/rules.yaml:621:15\n2090 rules/westphalia/rules.yaml:622:19\n2137 rules/westphalia/rules.yaml:623:19\n2138 rules/westphalia/rules.yaml:624:19\n2140 rules/westphalia/rules.yaml:626:19\n2153 rules/westphalia/rules.yaml:627:19\n2154 rules/westphalia/rules.yaml:628:23\n2155 rules/westphalia/rules.yaml:629:23\n2156 rules/westphalia/rules.yaml:630:27\n2160 rules/westphalia/rules.yaml:632:27\n2161 rules/westphalia/rules.yaml:633:23\n2163 rules/westphalia/rules.yaml:635:19\n2176 rules/westphalia/rules.yaml:637:19\n2177 rules/westphalia/rules.yaml:638:19\n2178 rules/westphalia/rules.yaml:639:23\n2179 rules/westphalia/rules.yaml:640:23\n2182 rules/westphalia/rules.yaml:641:27\n2188 rules/westphalia/rules.yaml:642:27\n2193 rules/westphalia/rules.yaml:645:23\n2199 rules/westphalia/rules.yaml:646:23\n2204 rules/westphalia/rules.yaml:649:19\n2209 rules/westphalia/rules.yaml:692:7\n2214 rules/westphalia/rules.yaml:693:7\n2215 rules/westphalia/rules.yaml:694:7\n2216 rules/westphalia/rules.yaml:695:11\n2217 rules/westphalia/rules.yaml:696:11\n2220 rules/westphalia/rules.yaml:698:11\n2234 rules/westphalia/rules.yaml:699:11\n2235 rules/westphalia/rules.yaml:700:15\n2237 rules/westphalia/rules.yaml:701:7\n2241 rules/westphalia/rules.yaml:702:7\n2242 rules/westphalia/rules.yaml:703:7\n2244 rules/westphalia/rules.yaml:705:7\n2250 rules/westphalia/rules.yaml:521:7\n2251 rules/westphalia/rules.yaml:522:7\n2252 rules/westphalia/rules.yaml:523:7\n2253 rules/westphalia/rules.yaml:524:7\n2254 rules/westphalia/rules.yaml:525:11\n2255 rules/westphalia/rules.yaml:526:11\n2256 rules/westphalia/rules.yaml:527:15\n2257 rules/westphalia/rules.yaml:528:15\n2258 rules/westphalia/rules.yaml:529:19\n2259 rules/westphalia/rules.yaml:531:7\n2268 rules/westphalia/rules.yaml:532:7\n2269 rules/westphalia/rules.yaml:533:11\n2270 rules/westphalia/rules.yaml:534:11\n2272 rules/westphalia/rules.yaml:536:11\n2273 rules/westphalia/rules.yaml:537:11\n2274 rules/westphalia/rules.yaml:538:11\n2275 rules/westphalia/rules.yaml:539:11\n2276 rules/westphalia/rules.yaml:540:11\n2280 rules/westphalia/rules.yaml:541:11\n2281 rules/westphalia/rules.yaml:542:11\n2285 rules/westphalia/rules.yaml:543:11\n2286 rules/westphalia/rules.yaml:545:15\n2289 rules/westphalia/rules.yaml:547:15\n2290 rules/westphalia/rules.yaml:548:15\n2297 rules/westphalia/rules.yaml:550:15\n2299 rules/westphalia/rules.yaml:551:15\n2300 rules/westphalia/rules.yaml:552:19\n2304 rules/westphalia/rules.yaml:553:11\n2305 rules/westphalia/rules.yaml:554:15\n2306 rules/westphalia/rules.yaml:555:19\n2307 rules/westphalia/rules.yaml:556:15\n2308 rules/westphalia/rules.yaml:557:15\n2309 rules/westphalia/rules.yaml:558:19\n2311 rules/westphalia/rules.yaml:560:15\n2312 rules/westphalia/rules.yaml:561:19\n2314 rules/westphalia/rules.yaml:563:15\n2315 rules/westphalia/rules.yaml:564:15\n2316 rules/westphalia/rules.yaml:565:19\n2317 rules/westphalia/rules.yaml:566:15\n2323 rules/westphalia/rules.yaml:567:19\n2325 rules/westphalia/rules.yaml:569:15\n2332 rules/westphalia/rules.yaml:576:7\n2338 rules/westphalia/rules.yaml:577:7\n2339 rules/westphalia/rules.yaml:578:11\n2340 rules/westphalia/rules.yaml:579:11\n2341 rules/westphalia/rules.yaml:580:15\n2344 rules/westphalia/rules.yaml:581:15\n2352 rules/westphalia/rules.yaml:593:7\n2353 rules/westphalia/rules.yaml:594:7\n2354 rules/westphalia/rules.yaml:595:7\n2355 rules/westphalia/rules.yaml:596:11\n2362 rules/westphalia/rules.yaml:597:15\n2363 rules/westphalia/rules.yaml:598:19\n2373 rules/westphalia/rules.yaml:599:23\n2374 rules/westphalia/rules.yaml:600:23\n2375 rules/westphalia/rules.yaml:601:27\n2376 rules/westphalia/rules.yaml:603:27\n2377 rules/westphalia/rules.yaml:604:27\n2378 rules/westphalia/rules.yaml:605:27\n2379 rules/westphalia/rules.yaml:606:31\n2427 rules/westphalia/rules.yaml:669:7\n2428 rules/westphalia/rules.yaml:670:11\n2429 rules/westphalia/rules.yaml:671:7\n2430 rules/westphalia/rules.yaml:672:7\n2435 rules/westphalia/rules.yaml:673:7\n2438 rules/westphalia/rules.yaml:676:11\n2440 rules/westphalia/rules.yaml:678:11\n2447 rules/westphalia/rules.yaml:679:11\n2448 rules/westphalia/rules.yaml:680:11\n2451 rules/westphalia/rules.yaml:683:15\n2452 rules/westphalia/rules.yaml:684:19\n2453 rules/westphalia/rules.yaml:685:23\n2459 rules/westphalia/rules.yaml:780:1\n2460 rules/westphalia/rules.yaml:780:1\n2461 rules/westphalia/rules.yaml:780:1\n2466 rules/westphalia/rules.yaml:780:1\n2467 rules/westphalia/rules.yaml:780:1\n2468 rules/westphalia/rules.yaml:780:1\n2469 rules/westphalia/rules.yaml:780:1\n2472 rules/westphalia/rules.yaml:780:1\n2473 rules/westphalia/rules.yaml:780:1\n2475 rules/westphalia/rules.yaml:780:1\n2476 rules/westphalia/rules.yaml:780:1\n2477 rules/westphalia/rules.yaml:780:1\n2481 rules/westphalia/rules.yaml:780:1\n2482 rules/westphalia/rules.yaml:780:1\n2483 rules/westphalia/rules.yaml:780:1\n2484 rules/westphalia/rules.yaml:780:1\n2485 rules/westphalia/rules.yaml:780:1\n2486 rules/westphalia/rules.yaml:780:1\n2487 rules/westphalia/rules.yaml:780:1\n2488 rules/westphalia/rules.yaml:780:1\n2489 rules/westphalia/rules.yaml:780:1\n2494 rules/westphalia/rules.yaml:496:7\n2506 rules/westphalia/rules.yaml:497:7\n2530 rules/westphalia/rules.yaml:498:7\n2572 rules/westphalia/rules.yaml:499:7\n2573 rules/westphalia/rules.yaml:500:11\n2579 rules/westphalia/rules.yaml:501:11\n2582 rules/westphalia/rules.yaml:502:7\n2583 rules/westphalia/rules.yaml:503:11\n2590 rules/westphalia/rules.yaml:504:11\n2600 rules/westphalia/rules.yaml:506:11\n2602 rules/westphalia/rules.yaml:507:11\n2609 rules/westphalia/flow.yaml:14:7\n2610 rules/westphalia/flow.yaml:15:7\n2611 rules/westphalia/flow.yaml:16:7\n2612 rules/westphalia/flow.yaml:17:7\n2613 rules/westphalia/flow.yaml:18:7\n2614 rules/westphalia/flow.yaml:19:7\n2615 rules/westphalia/flow.yaml:20:7\n2616 rules/westphalia/flow.yaml:21:7\n2617 rules/westphalia/flow.yaml:22:7\n2618 rules/westphalia/flow.yaml:23:7\n2621 rules/westphalia/flow.yaml:24:7\n2628 rules/westphalia/flow.yaml:25:7\n2630 rules/westphalia/flow.yaml:26:7\n2635 rules/westphalia/rules.yaml:761:3\n2636 rules/westphalia/rules.yaml:761:3\n2638 rules/westphalia/rules.yaml:761:3\n2639 rules/westphalia/rules.yaml:761:3\n2644 rules/westphalia/flow.yaml:192:7\n2645 rules/westphalia/flow.yaml:193:7\n2646 rules/westphalia/flow.yaml:194:11\n2647 rules/westphalia/rules.yaml:780:1\n2648 rules/westphalia/rules.yaml:780:1\n2649 rules/westphalia/rules.yaml:780:1\n2653 rules/westphalia/flow.yaml:101:3\n2654 rules/westphalia/flow.yaml:101:3\n2658 rules/westphalia/flow.yaml:78:3\n2659 rules/westphalia/flow.yaml:78:3\n2664 rules/westphalia/flow.yaml:82:7\n2665 rules/westphalia/flow.yaml:83:7\n2666 rules/westphalia/flow.yaml:84:7\n2671 rules/westphalia/flow.yaml:86:11\n2672 rules/westphalia/flow.yaml:87:11\n2673 rules/westphalia/flow.yaml:88:7\n2674 rules/westphalia/flow.yaml:90:7\n2675 rules/westphalia/flow.yaml:91:11\n2676 rules/westphalia/flow.yaml:92:11\n2677 rules/westphalia/flow.yaml:93:15\n2678 rules/westphalia/flow.yaml:94:11\n2679 rules/westphalia/flow.yaml:95:15\n2682 rules/westphalia/flow.yaml:98:15\n2688 rules/westphalia/flow.yaml:200:7\n2689 rules/westphalia/flow.yaml:202:11\n2690 rules/westphalia/flow.yaml:203:15\n2691 rules/westphalia/rules.yaml:780:1\n2692 rules/westphalia/rules.yaml:780:1\n2693 rules/westphalia/rules.yaml:780:1\n2694 rules/westphalia/rules.yaml:780:1\n2695 rules/westphalia/rules.yaml:780:1\n2699 rules/westphalia/flow.yaml:48:7\n2703 rules/westphalia/flow.yaml:60:3\n2704 rules/westphalia/flow.yaml:60:3\n2709 rules/westphalia/flow.yaml:64:7\n2718 rules/westphalia/flow.yaml:67:11\n2719 rules/westphalia/flow.yaml:68:15\n2721 rules/westphalia/flow.yaml:70:7\n2725 rules/westphalia/flow.yaml:71:7\n2726 rules/westphalia/flow.yaml:72:11\n2733 rules/westphalia/flow.yaml:73:11\n2737 rules/westphalia/flow.yaml:74:11\n2741 rules/westphalia/flow.yaml:75:11\n2746 rules/westphalia/flow.yaml:117:3\n2747 rules/westphalia/flow.yaml:117:3\n2751 rules/westphalia/flow.yaml:134:3\n2752 rules/westphalia/flow.yaml:134:3\n2757 rules/westphalia/flow.yaml:143:7\n2758 rules/westphalia/flow.yaml:144:7\n2769 rules/westphalia/flow.yaml:146:11\n2771 rules/westphalia/flow.yaml:147:7\n2777 rules/westphalia/flow.yaml:148:7\n2782 rules/westphalia/flow.yaml:150:7\n2783 rules/westphalia/flow.yaml:151:7\n2784 rules/westphalia/flow.yaml:152:7\n2789 rules/westphalia/flow.yaml:153:11\n2790 rules/westphalia/flow.yaml:154:11\n2794 rules/westphalia/flow.yaml:155:11\n2798 rules/westphalia/flow.yaml:156:11\n2799 rules/westphalia/flow.yaml:157:11\n2802 rules/westphalia/flow.yaml:158:11\n2812 rules/westphalia/flow.yaml:160:11\n2813 rules/westphalia/flow.yaml:161:11\n2814 rules/westphalia/flow.yaml:162:11\n2815 rules/westphalia/flow.yaml:163:11\n2816 rules/westphalia/flow.yaml:164:15\n2817 rules/westphalia/flow.yaml:165:19\n2818 rules/westphalia/flow.yaml:166:19\n2819 rules/westphalia/flow.yaml:167:23\n2823 rules/westphalia/flow.yaml:168:23\n2824 rules/westphalia/flow.yaml:169:27\n2829 rules/westphalia/flow.yaml:171:27\n2833 rules/westphalia/flow.yaml:173:23\n2834 rules/westphalia/flow.yaml:174:11\n2835 rules/westphalia/flow.yaml:175:15\n2836 rules/westphalia/flow.yaml:176:15\n2837 rules/westphalia/flow.yaml:177:19\n2843 rules/westphalia/flow.yaml:178:19\n2844 rules/westphalia/flow.yaml:179:23\n2847 rules/westphalia/flow.yaml:181:23\n2849 rules/westphalia/flow.yaml:183:19\n2852 rules/westphalia/flow.yaml:186:11\n2869 rules/westphalia/rules.yaml:613:7\n2870 rules/westphalia/rules.yaml:614:11\n2875 rules/westphalia/rules.yaml:616:11\n2876 rules/westphalia/rules.yaml:617:11\n2877 rules/westphalia/rules.yaml:618:11\n2888 rules/westphalia/rules.yaml:619:15\n2889 rules/westphalia/rules.yaml:620:15\n2907 rules/westphalia/rules.yaml:621:15\n2912 rules/westphalia/rules.yaml:649:19\n2913 rules/westphalia/rules.yaml:650:19\n2920 rules/westphalia/rules.yaml:622:19\n2979 rules/westphalia/rules.yaml:623:19\n2980 rules/westphalia/rules.yaml:624:19\n2982 rules/westphalia/rules.yaml:625:19\n2983 rules/westphalia/rules.yaml:626:19\n2996 rules/westphalia/rules.yaml:627:19\n3002 rules/westphalia/rules.yaml:628:23\n3009 rules/westphalia/rules.yaml:629:23\n3012 rules/westphalia/rules.yaml:632:27\n3015 rules/westphalia/rules.yaml:630:27\n3027 rules/westphalia/rules.yaml:633:23\n3034 rules/westphalia/rules.yaml:635:19\n3055 rules/westphalia/rules.yaml:636:19\n3058 rules/westphalia/rules.yaml:637:19\n3070 rules/westphalia/rules.yaml:638:19\n3071 rules/westphalia/rules.yaml:639:23\n3072 rules/westphalia/rules.yaml:640:23\n3075 rules/westphalia/rules.yaml:641:27\n3081 rules/westphalia/rules.yaml:642:27\n3085 rules/westphalia/rules.yaml:643:27\n3095 rules/westphalia/rules.yaml:645:23\n3098 rules/westphalia/rules.yaml:646:23\n3102 rules/westphalia/rules.yaml:647:23\n3126 rules/westphalia/rules.yaml:692:7\n3131 rules/westphalia/rules.yaml:693:7\n3132 rules/westphalia/rules.yaml:694:7\n3133 rules/westphalia/rules.yaml:695:11\n3134 rules/westphalia/rules.yaml:696:11\n3145 rules/westphalia/rules.yaml:698:11\n3158 rules/westphalia/rules.yaml:699:11\n3159 rules/westphalia/rules.yaml:700:15\n3163 rules/westphalia/rules.yaml:701:7\n3164 rules/westphalia/rules.yaml:702:7\n3165 rules/westphalia/rules.yaml:703:7\n3166 rules/westphalia/rules.yaml:704:11\n3167 rules/westphalia/rules.yaml:705:7\n3168 rules/westphalia/rules.yaml:706:11\n3201 rules/westphalia/rules.yaml:521:7\n3202 rules/westphalia/rules.yaml:522:7\n3203 rules/westphalia/rules.yaml:523:7\n3204 rules/westphalia/rules.yaml:524:7\n3215 rules/westphalia/rules.yaml:525:11\n3216 rules/westphalia/rules.yaml:526:11\n3238 rules/westphalia/rules.yaml:527:15\n3279 rules/westphalia/rules.yaml:528:15\n3280 rules/westphalia/rules.yaml:529:19\n3281 rules/westphalia/rules.yaml:530:19\n3285 rules/westphalia/rules.yaml:531:7\n3294 rules/westphalia/rules.yaml:532:7\n3295 rules/westphalia/rules.yaml:533:11\n3296 rules/westphalia/rules.yaml:534:11\n3301 rules/westphalia/rules.yaml:536:11\n3302 rules/westphalia/rules.yaml:537:11\n3303 rules/westphalia/rules.yaml:538:11\n3304 rules/westphalia/rules.yaml:539:11\n3305 rules/westphalia/rules.yaml:540:11\n3306 rules/westphalia/rules.yaml:541:11\n3307 rules/westphalia/rules.yaml:542:11\n3308 rules/westphalia/rules.yaml:543:11\n3309 rules/westphalia/rules.yaml:544:15\n3324 rules/westphalia/rules.yaml:545:15\n3329 rules/westphalia/rules.yaml:547:15\n3330 rules/westphalia/rules.yaml:548:15\n3333 rules/westphalia/rules.yaml:549:15\n3350 rules/westphalia/rules.yaml:550:15\n3354 rules/westphalia/rules.yaml:551:15\n3355 rules/westphalia/rules.yaml:552:19\n3359 rules/westphalia/rules.yaml:553:11\n3364 rules/westphalia/rules.yaml:554:15\n3365 rules/westphalia/rules.yaml:555:19\n3366 rules/westphalia/rules.yaml:556:15\n3367 rules/westphalia/rules.yaml:557:15\n3368 rules/westphalia/rules.yaml:558:19\n3370 rules/westphalia/rules.yaml:559:19\n3371 rules/westphalia/rules.yaml:560:15\n3385 rules/westphalia/rules.yaml:561:19\n3390 rules/westphalia/rules.yaml:563:15\n3391 rules/westphalia/rules.yaml:564:15\n3392 rules/westphalia/rules.yaml:565:19\n3393 rules/westphalia/rules.yaml:566:15\n3394 rules/westphalia/rules.yaml:567:19\n3396 rules/westphalia/rules.yaml:568:19\n3397 rules/westphalia/rules.yaml:569:15\n3417 rules/westphalia/rules.yaml:576:7\n3423 rules/westphalia/rules.yaml:577:7\n3431 rules/westphalia/rules.yaml:578:11\n3444 rules/westphalia/rules.yaml:579:11\n3445 rules/westphalia/rules.yaml:580:15\n3448 rules/westphalia/rules.yaml:581:15\n3450 rules/westphalia/rules.yaml:582:15\n3478 rules/westphalia/rules.yaml:593:7\n3479 rules/westphalia/rules.yaml:594:7\n3480 rules/westphalia/rules.yaml:595:7\n3491 rules/westphalia/rules.yaml:596:11\n3503 rules/westphalia/rules.yaml:597:15\n3515 rules/westphalia/rules.yaml:598:19\n3533 rules/westphalia/rules.yaml:599:23\n3546 rules/westphalia/rules.yaml:600:23\n3552 rules/westphalia/rules.yaml:601:27\n3553 rules/westphalia/rules.yaml:602:27\n3554 rules/westphalia/rules.yaml:603:27\n3555 rules/westphalia/rules.yaml:604:27\n3562 rules/westphalia/rules.yaml:605:27\n3563 rules/westphalia/rules.yaml:606:31\n3583 rules/westphalia/rules.yaml:669:7\n3584 rules/westphalia/rules.yaml:670:11\n3585 rules/westphalia/rules.yaml:671:7\n3586 rules/westphalia/rules.yaml:672:7\n3591 rules/westphalia/rules.yaml:673:7\n3592 rules/westphalia/rules.yaml:674:11\n3599 rules/westphalia/rules.yaml:676:11\n3606 rules/westphalia/rules.yaml:678:11\n3612 rules/westphalia/rules.yaml:679:11\n3619 rules/westphalia/rules.yaml:680:11\n3620 rules/westphalia/rules.yaml:681:15\n3625 rules/westphalia/rules.yaml:683:15\n3639 rules/westphalia/rules.yaml:684:19\n3645 rules/westphalia/rules.yaml:685:23\n3677 rules/westphalia/rules.yaml:780:1\n3678 rules/westphalia/rules.yaml:780:1\n3679 rules/westphalia/rules.yaml:780:1\n3690 rules/westphalia/rules.yaml:780:1\n3691 rules/westphalia/rules.yaml:780:1\n3703 rules/westphalia/rules.yaml:780:1\n3722 rules/westphalia/rules.yaml:780:1\n3756 rules/westphalia/rules.yaml:780:1\n3757 rules/westphalia/rules.yaml:780:1\n3763 rules/westphalia/rules.yaml:780:1\n3764 rules/westphalia/rules.yaml:780:1\n3765 rules/westphalia/rules.yaml:780:1\n3766 rules/westphalia/rules.yaml:780:1\n3767 rules/westphalia/rules.yaml:780:1\n3769 rules/westphalia/rules.yaml:780:1\n3770 rules/westphalia/rules.yaml:780:1\n3771 rules/westphalia/rules.yaml:780:1\n3782 rules/westphalia/rules.yaml:780:1\n3805 rules/westphalia/rules.yaml:780:1\n3848 rules/westphalia/rules.yaml:780:1\n3849 rules/westphalia/rules.yaml:780:1\n3850 rules/westphalia/rules.yaml:780:1\n3854 rules/westphalia/rules.yaml:780:1\n3855 rules/westphalia/rules.yaml:780:1\n3856 rules/westphalia/rules.yaml:780:1\n3857 rules/westphalia/rules.yaml:780:1\n3876 rules/westphalia/rules.yaml:496:7\n3885 rules/westphalia/rules.yaml:497:7\n3904 rules/westphalia/rules.yaml:498:7\n3945 rules/westphalia/rules.yaml:499:7\n3946 rules/westphalia/rules.yaml:500:11\n3952 rules/westphalia/rules.yaml:501:11\n3955 rules/westphalia/rules.yaml:502:7\n3958 rules/westphalia/rules.yaml:509:11\n3964 rules/westphalia/rules.yaml:503:11\n3977 rules/westphalia/rules.yaml:504:11\n3987 rules/westphalia/rules.yaml:505:11\n3988 rules/westphalia/rules.yaml:506:11\n3990 rules/westphalia/rules.yaml:507:11\n4008 rules/westphalia/flow.yaml:14:7\n4009 rules/westphalia/flow.yaml:15:7\n4010 rules/westphalia/flow.yaml:16:7\n4011 rules/westphalia/flow.yaml:17:7\n4012 rules/westphalia/flow.yaml:18:7\n4013 rules/westphalia/flow.yaml:19:7\n4014 rules/westphalia/flow.yaml:20:7\n4017 rules/westphalia/flow.yaml:21:7\n4018 rules/westphalia/flow.yaml:22:7\n4021 rules/westphalia/flow.yaml:23:7\n4026 rules/westphalia/flow.yaml:24:7\n4037 rules/westphalia/flow.yaml:25:7\n4039 rules/westphalia/flow.yaml:26:7\n4040 rules/westphalia/flow.yaml:27:7\n4051 rules/westphalia/rules.yaml:761:3\n4056 rules/westphalia/rules.yaml:761:3\n4058 rules/westphalia/rules.yaml:761:3\n4067 rules/westphalia/rules.yaml:761:3\n4085 rules/westphalia/flow.yaml:192:7\n4095 rules/westphalia/flow.yaml:193:7\n4109 rules/westphalia/flow.yaml:194:11\n4114 rules/westphalia/rules.yaml:780:1\n4115 rules/westphalia/rules.yaml:780:1\n4116 rules/westphalia/rules.yaml:780:1\n4126 rules/westphalia/flow.yaml:101:3\n4132 rules/westphalia/flow.yaml:101:3\n4142 rules/westphalia/flow.yaml:78:3\n4148 rules/westphalia/flow.yaml:78:3\n4172 rules/westphalia/flow.yaml:82:7\n4173 rules/westphalia/flow.yaml:83:7\n4174 rules/westphalia/flow.yaml:84:7\n4179 rules/westphalia/flow.yaml:85:11\n4180 rules/westphalia/flow.yaml:86:11\n4181 rules/westphalia/flow.yaml:87:11\n4182 rules/westphalia/flow.yaml:88:7\n4183 rules/westphalia/flow.yaml:89:7\n4184 rules/westphalia/flow.yaml:90:7\n4195 rules/westphalia/flow.yaml:91:11\n4196 rules/westphalia/flow.yaml:92:11\n4204 rules/westphalia/flow.yaml:93:15\n4214 rules/westphalia/flow.yaml:94:11\n4215 rules/westphalia/flow.yaml:95:15\n4217 rules/westphalia/flow.yaml:96:15\n4219 rules/westphalia/flow.yaml:98:15\n4223 rules/westphalia/flow.yaml:99:15\n4243 rules/westphalia/flow.yaml:200:7\n4248 rules/westphalia/flow.yaml:201:11\n4249 rules/westphalia/flow.yaml:202:11\n4263 rules/westphalia/flow.yaml:203:15\n4268 rules/westphalia/rules.yaml:780:1\n4269 rules/westphalia/rules.yaml:780:1\n4270 rules/westphalia/rules.yaml:780:1\n4271 rules/westphalia/rules.yaml:780:1\n4272 rules/westphalia/rules.yaml:780:1\n4282 rules/westphalia/flow.yaml:48:7\n4300 rules/westphalia/flow.yaml:60:3\n4306 rules/westphalia/flow.yaml:60:3\n4325 rules/westphalia/flow.yaml:64:7\n4344 rules/westphalia/flow.yaml:65:11\n4367 rules/westphalia/flow.yaml:67:11\n4368 rules/westphalia/flow.yaml:68:15\n4370 rules/westphalia/flow.yaml:69:15\n4371 rules/westphalia/flow.yaml:70:7\n4375 rules/westphalia/flow.yaml:71:7\n4383 rules/westphalia/flow.yaml:72:11\n4391 rules/westphalia/flow.yaml:73:11\n4395 rules/westphalia/flow.yaml:74:11\n4399 rules/westphalia/flow.yaml:75:11\n4400 rules/westphalia/flow.yaml:76:15\n4412 rules/westphalia/flow.yaml:117:3\n4418 rules/westphalia/flow.yaml:117:3\n4428 rules/westphalia/flow.yaml:134:3\n4434 rules/westphalia/flow.yaml:134:3\n4463 rules/westphalia/flow.yaml:143:7\n4464 rules/westphalia/flow.yaml:144:7\n4484 rules/westphalia/flow.yaml:146:11\n4486 rules/westphalia/flow.yaml:147:7\n4492 rules/westphalia/flow.yaml:148:7\n4496 rules/westphalia/flow.yaml:149:11\n4504 rules/westphalia/flow.yaml:150:7\n4505 rules/westphalia/flow.yaml:151:7\n4506 rules/westphalia/flow.yaml:152:7\n4517 rules/westphalia/flow.yaml:153:11\n4518 rules/westphalia/flow.yaml:154:11\n4522 rules/westphalia/flow.yaml:155:11\n4526 rules/westphalia/flow.yaml:156:11\n4527 rules/westphalia/flow.yaml:157:11\n4530 rules/westphalia/flow.yaml:158:11\n4531 rules/westphalia/flow.yaml:159:11\n4532 rules/westphalia/flow.yaml:160:11\n4533 rules/westphalia/flow.yaml:161:11\n4540 rules/westphalia/flow.yaml:162:11\n4541 rules/westphalia/flow.yaml:163:11\n4552 rules/westphalia/flow.yaml:164:15\n4561 rules/westphalia/flow.yaml:165:19\n4574 rules/westphalia/flow.yaml:166:19\n4575 rules/westphalia/flow.yaml:167:23\n4579 rules/westphalia/flow.yaml:168:23\n4580 rules/westphalia/flow.yaml:169:27\n4583 rules/westphalia/flow.yaml:171:27\n4585 rules/westphalia/flow.yaml:172:23\n4588 rules/westphalia/flow.yaml:173:23\n4592 rules/westphalia/flow.yaml:174:11\n4600 rules/westphalia/flow.yaml:175:15\n4613 rules/westphalia/flow.yaml:176:15\n4614 rules/westphalia/flow.yaml:177:19\n4620 rules/westphalia/flow.yaml:178:19\n4621 rules/westphalia/flow.yaml:179:23\n4624 rules/westphalia/flow.yaml:181:23\n4626 rules/westphalia/flow.yaml:182:19\n4627 rules/westphalia/flow.yaml:183:19\n4629 rules/westphalia/flow.yaml:185:19\n4632 rules/westphalia/flow.yaml:186:11"
