@@ -195,9 +195,9 @@ class ExprGen:
         the value unboxed."""
         s = self.slot_of(e)
         if s is not None and s[1].kind == "ref":  # -1 for none in the state
-            return f"_ref(N{s[0][1:]})", s[1]
+            return f"_ref({int_view(s[0])})", s[1]
         if s is not None and int_slot(s[1]):
-            return "N" + s[0][1:], s[1]
+            return int_view(s[0]), s[1]
         return s
 
     def never_none(self, e: Expr) -> bool:
@@ -263,7 +263,7 @@ class ExprGen:
             return "-1"
         s = self.slot_of(e)
         if s is not None and s[1].kind == "ref":
-            return "N" + s[0][1:]
+            return int_view(s[0])
         return self.expr(e) if self.never_none(e) else None
 
     def ref_compare(self, e: Compare) -> str | None:
@@ -280,7 +280,7 @@ class ExprGen:
             s = self.slot_of(side)
             if s is None or s[1].kind != "ref":
                 continue
-            k = "N" + s[0][1:]
+            k = int_view(s[0])
             if isinstance(other, NoneLit):
                 return f"({k} {'<' if eq else '>='} 0)"
             x = self.encoded(other)
@@ -912,6 +912,12 @@ def _mentions_any(e: Expr, scope: Scope) -> bool:
 
 def _mentions(e: Expr, var: str) -> bool:
     return any(isinstance(n, Name) and n.id == var for n in walk(e))
+
+
+def int_view(code: str) -> str:
+    """The code of a state slot (``S[...]``) read or written through the int view ``N``
+    (:func:`.pytext.bind_int_view`), which the native build keeps unboxed."""
+    return "N" + code[1:]
 
 
 def int_slot(info: Any) -> bool:

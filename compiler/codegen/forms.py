@@ -49,7 +49,7 @@ from .analysis import (
 )
 from .class_tables import ClassTables
 from .data import ScenarioData
-from .exprs import REFS, CodegenError, ExprGen, Scope, int_slot, type_kind
+from .exprs import REFS, CodegenError, ExprGen, Scope, int_slot, int_view, type_kind
 from .indexed import loop_source
 from .pytext import DRAW, doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
 
@@ -406,8 +406,8 @@ class PlainForms:
         obj = None
         if isinstance(target, Attr):
             code, obj = self.record_slot(out, ind, target, info)
-        if int_slot(info):  # through the int view: the native build keeps the value unboxed
-            code = "N" + code[1:]
+        if int_slot(info):
+            code = int_view(code)
         if info.kind == "set":
             self.line(out, ind, f"{code} = _mask({value})")
             return
@@ -493,8 +493,8 @@ class PlainForms:
         code, info = slot
         if isinstance(z, Attr):
             code, _ = self.record_slot(out, ind, z, info)
-        if info.kind == "set":  # a bitmask, through the int view
-            code = "N" + code[1:]
+        if int_slot(info):  # a bitmask
+            code = int_view(code)
         return code, info
 
     def record_slot(self, out: list[str], ind: int, target: Attr, info: Any) -> tuple[str, str]:
