@@ -211,7 +211,7 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
     player values ``s_p_<field>``: ``ix_player__<field>`` (seat indices by value). For the
     attributes ``ref_attrs`` names (a player or a record: an index), ``ixt_<type>__<attr>``:
     ``ix_<type>__<attr>`` as a tuple indexed by the value, the records of none last (no dict
-    lookup). From card
+    lookup), and where one may be none, ``si_e_<type>__<attr>``: the values, -1 for none. From card
     attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value) and ``card_all``.
     """
     d = dict(primary)
@@ -265,6 +265,10 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
             # the records with none last: read as ``ixt[k if k is not None else -1]``
             n = d["n_" + kind]
             d["ixt_" + path] = tuple(by_value.get(i, ()) for i in (*range(n), None))
+        values = primary.get("s_e_" + path)
+        if values is not None and None in values:
+            # an optional one as ints, -1 for none: compared with an int, an int compare
+            d["si_e_" + path] = tuple(-1 if v is None else v for v in values)
     # a fixed attribute A naming a seat (``seat_attrs``), seen through a fixed player field F:
     # the records by that value (``ix_<type>__<A>_of_<F>``), alone and with each other fixed
     # attribute (names in order, as above)

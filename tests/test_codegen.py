@@ -436,6 +436,11 @@ def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> N
         "_c1 = v_d\n" in text
         and "N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)" in text
     )
+    # a `playable` condition's player is typed int (the runtime passes a seat), and the count
+    # of reveals is an int slot, added through N
+    assert "def playable(self, S: list[Any], c: int, p: int) -> bool:" in text
+    assert "def f_playable__score(self, S: list[Any], v_me: int) -> bool:" in text
+    assert "N[_REVEALS] = N[_REVEALS] + 1" in text and "S[_REVEALS] +=" not in text
 
 
 def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(

@@ -6,6 +6,7 @@ of ``R()``, without a comprehension, a list or a dict lookup where none is neede
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -21,12 +22,13 @@ METHOD = """def q_x(self, S: list[Any], R: Any, v_m: Any) -> Any:
     #@rules.yaml:1:2
     _ans = [_pick(R, [v_c for v_c in _bits(v_m) if self.ok(v_c, v_p)]) for v_p in (0, 1)]
     v_o = _pick_optional(R, [v_c * 2 for v_c in _bits(v_m) if v_c != 3])
+    v_s = _pick_optional(R, [v_c for v_c in _bits(v_m) if v_c != 3 and self.ok(v_c, 2)])
     v_h = _head([v_c for v_c in _bits(v_m) if v_c > 1])
     v_k = _head([v_c for v_c in _bits(v_m) if self.ok(v_c, 1)])
     v_few = [v_c for v_c in _bits(v_m) if self.ok(v_c, 0)]
     if len(v_few) > 1:
-        return (_ans, v_o, v_h, v_k, len(v_few))
-    return (_ans, v_o, v_h, v_k)
+        return (_ans, v_o, v_s, v_h, v_k, len(v_few))
+    return (_ans, v_o, v_s, v_h, v_k)
 """
 
 
@@ -66,7 +68,10 @@ def test_lists_drawn_from_taken_or_measured_are_loops_with_the_same_values_and_d
     pure, calls = out.split("v_h = ")[0].rsplit("for v_c", 1)[1], out.split("v_k = ")[0]
     assert "break" in pure and "break" not in calls.rsplit("for v_c", 1)[1]
     assert "    #@rules.yaml:1:2\n" in out
-    for mask in range(64):
+    # the members of a set drawn from are kept as a set, not appended to a list
+    assert out.count("_bits(_w") == 2
+    assert len(re.findall(r"(_w\d+) = \1 \| 1 << v_c", out)) == 2
+    for mask in [*range(64), 0b1_0110_0101, 0b1011 << 40]:
         for seed in range(3):
             assert _run(out, mask, seed) == _run(METHOD, mask, seed), (mask, seed)
 
@@ -95,8 +100,27 @@ def test_indexes_of_players_and_records_are_tuples_indexed_by_them() -> None:
     assert index_of(d, "army", "owner", "v_p") == (
         "self.ixt_army__owner[v_p if v_p is not None else -1]"
     )
+    # a key never none (an int) is not tested: the native build would box it to compare
+    assert index_of(d, "army", "owner", "v_p", never_none=True) == "self.ixt_army__owner[v_p]"
     # a key that is not a plain name is not read twice: the dict
     assert index_of(d, "army", "owner", "f(v_p)") == "self.ix_army__owner.get(f(v_p), ())"
+
+
+def test_a_fixed_reference_that_may_be_none_is_compared_as_ints() -> None:
+    primary = {
+        "id_player": ("a", "b"),
+        "id_country": ("x", "y", "z"),
+        "s_e_country__owner": (0, None, 1),
+        "s_e_country__home": (0, 1, 1),
+        "ref_attrs": {"country__owner": "player", "country__home": "player"},
+    }
+    d = engine_data(primary, ())
+    assert d["si_e_country__owner"] == (0, -1, 1)
+    assert "si_e_country__home" not in d  # never none: already a tuple of ints
+    text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
+    body = text.split("def f_controls(")[1].split("\n    def ")[0]
+    assert "self.si_e_country__owner[v_c] == v_p" in body
+    assert "self.ixt_army__owner[v_p]" in body  # a parameter never none, not tested
 
 
 @pytest.mark.parametrize("name", ["f_controls", "q_attack"])

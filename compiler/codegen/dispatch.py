@@ -136,7 +136,7 @@ def dispatch_methods(
     )
     out["playable"] = "\n".join(
         [
-            "def playable(self, S: list[Any], c: int, p: Any) -> bool:",
+            "def playable(self, S: list[Any], c: int, p: int) -> bool:",
             '    """Whether player p may play card c (its `playable` condition)."""',
             "    if self.card_playable[c] is None:",
             "        return True",

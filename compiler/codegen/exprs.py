@@ -294,7 +294,25 @@ class ExprGen:
                     return f"({k} {e.op} _k_{x})"
                 # x is Any to mypyc: the slot compared as an object (no int boxed again)
                 return f"({s[0]} {e.op} {x} if {x} is not None else {k} {'<' if eq else '>='} 0)"
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            # a fixed optional reference (a tuple holding None: Any to mypyc), compared with
+            # a value never none: its copy as ints (-1 for none), an int compare
+            fixed = self.fixed_ref_ints(side)
+            if fixed is not None and not isinstance(other, NoneLit) and self.never_none(other):
+                return f"({fixed} {e.op} {self.expr(other)})"
         return None
+
+    def fixed_ref_ints(self, e: Expr) -> str | None:
+        """For a fixed record attribute that names a player or a record and may be none:
+        the code of its value as an int, -1 for none (``self.si_e_T__A[r]``)."""
+        if not (isinstance(e, Attr) and isinstance(e.ref, ir.Field) and e.obj.ty is not None):
+            return None
+        if e.obj.ty.kind != "entity" or e.name in ("id", "name"):
+            return None
+        key = f"si_e_{e.obj.ty.name}__{e.name}"
+        if key not in self.sd.data:
+            return None
+        return f"self.{key}[{self.expr(e.obj)}]"
 
     def mask(self, e: Expr) -> str | None:
         """The bitmask code of a set-valued expression (a set field, or a filter of one on
@@ -505,7 +523,8 @@ class ExprGen:
                             vals = ", ".join(self.expr(o) for _a, o in pair)
                             others = join_and(rest[:j] + rest[j + 1 :])
                             return f"self.{key}.get(({vals}), ())", others
-                    src = index_of(self.sd.data, tname, attr, self.expr(other))
+                    code, nn = self.expr(other), self.never_none(other)
+                    src = index_of(self.sd.data, tname, attr, code, nn)
                     return src, join_and(rest)
         return self.iterable(it), cond
 

@@ -339,7 +339,7 @@ class PlainForms:
         else:
             mask = f"_mask({self.iterable(s.audience)})"
         self.line(out, ind, f"{code} |= {mask}")
-        self.line(out, ind, "S[_REVEALS] += 1")
+        self.line(out, ind, "N[_REVEALS] = N[_REVEALS] + 1")
 
     def value(self, e: Expr) -> str:
         """An expression in statement position: may call a procedure that returns a value."""
@@ -525,7 +525,7 @@ class PlainForms:
         else:
             self.line(out, ind, f"{dst} = {dst} + ({item},)")
         if self.reveals(sinfo, dinfo):
-            self.line(out, ind, "S[_REVEALS] += 1")
+            self.line(out, ind, "N[_REVEALS] = N[_REVEALS] + 1")
 
     def move_all(self, out: list[str], ind: int, s: MoveAll) -> None:
         src, sinfo = self.zone(out, ind, s.src_zone)
@@ -534,7 +534,7 @@ class PlainForms:
         self.line(out, ind, f"{z} = {src}")
         if self.reveals(sinfo, dinfo):
             self.line(out, ind, f"if {z}:")
-            self.line(out, ind + 1, "S[_REVEALS] += 1")
+            self.line(out, ind + 1, "N[_REVEALS] = N[_REVEALS] + 1")
         if dinfo.kind == "set":
             self.line(out, ind, f"{dst} = {dst} | {z if sinfo.kind == 'set' else f'_mask({z})'}")
         else:

@@ -50,7 +50,7 @@ def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
             if hit is None or not _steady(hit[1], s.body):
                 continue
             attr, other = hit
-            src = index_of(gen.eg.sd.data, tname, attr, gen.expr(other))
+            src = index_of(gen.eg.sd.data, tname, attr, gen.expr(other), gen.eg.never_none(other))
             rest = join_and(parts[:i] + parts[i + 1 :])
             if rest is None:
                 return src, inner
@@ -63,14 +63,19 @@ def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
 _PLAIN_KEY = re.compile(r"(self\.)?[A-Za-z_]\w*")
 
 
-def index_of(data: dict[str, Any], tname: str, attr: str, key: str) -> str:
+def index_of(
+    data: dict[str, Any], tname: str, attr: str, key: str, never_none: bool = False
+) -> str:
     """The code of the records of ``tname`` whose fixed attribute ``attr`` has the value
     ``key`` (code): ``ix_T__A``'s entry, or where ``A`` names a player or a record and the
     key is a name, ``ixt_T__A`` indexed by it (none by -1, its last entry: one subscript, of
-    one type, which the native build iterates as ints)."""
+    one type, which the native build iterates as ints). A key ``never_none`` (an int) is not
+    tested against None: the native build would box it to compare."""
     if f"ixt_{tname}__{attr}" in data and _PLAIN_KEY.fullmatch(key):
         if key == "None":  # `a == none`: the records without one (typed, for the native build)
             return f"self.ixt_{tname}__{attr}[-1]"
+        if never_none:
+            return f"self.ixt_{tname}__{attr}[{key}]"
         return f"self.ixt_{tname}__{attr}[{key} if {key} is not None else -1]"
     return f"self.ix_{tname}__{attr}.get({key}, ())"
 

@@ -206,7 +206,7 @@ def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str
     assert card.playable is not None
     return "\n".join(
         [
-            f"def f_playable__{card.id}(self, S: list[Any], {me}: Any) -> bool:",
+            f"def f_playable__{card.id}(self, S: list[Any], {me}: int) -> bool:",
             f"    {repr('When ' + card.name + ' may be played. [' + str(card.origin.pos) + ']')}",
             f"    #@{card.playable.pos}",
             f"    return bool({gen.expr(card.playable)})",

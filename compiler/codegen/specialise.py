@@ -6,7 +6,8 @@ make it cheaper to run, interpreted and under mypyc.
   method's statements (a loop is about 3x cheaper than ``any()`` over a generator in
   CPython 3.11, and it stops at the first hit); so does a list comprehension only drawn from
   (``_pick``, ``_pick_optional``) or whose first item is taken (``_head``, which stops at the
-  first hit if nothing in the loop calls anything). A local list only ever measured
+  first hit if nothing in the loop calls anything); a filter of a set's members drawn from
+  keeps them as a set (a mask, ``_bits(k)``), not a list. A local list only ever measured
   (``v = [...]`` assigned once, read only as ``len(v)``) becomes its count.
 - ``guard_logs``: a log line whose arguments call nothing is written under ``if S[_LOG] is not
   False:``, so a playout (the log off) builds no argument tuple and makes no call for it.
@@ -202,8 +203,11 @@ class _Lowerer:
         taken = _taken_list(e)
         if taken is not None:
             # the other arguments (``R``) are names: nothing before the list calls anything
-            assert isinstance(e, ast.Call)
-            first = isinstance(e.func, ast.Name) and e.func.id == "_head" and not _loop_calls(taken)
+            assert isinstance(e, ast.Call) and isinstance(e.func, ast.Name)
+            if e.func.id != "_head" and _set_filter(taken):
+                e.args[-1] = self.kept_bits(taken, pre)
+                return e
+            first = e.func.id == "_head" and not _loop_calls(taken)
             e.args[-1] = self.listcomp(taken, pre, force=True, first=first)
             return e
         for fold in ("any", "sum", "len"):
@@ -266,6 +270,20 @@ class _Lowerer:
             inner.append(ast.Break())
         pre.extend(self.nest(gens, inner))
         return _name(t)
+
+    def kept_bits(self, comp: ast.ListComp, pre: list[ast.stmt]) -> ast.expr:
+        """The members of a set a draw is made from, ``[x for x in _bits(m) if ...]``, as the
+        set of those kept, ``_bits(k)``: the filters are tested in the same order, and the
+        members come in the same (increasing) order, without a list built item by item."""
+        t = self.tmp()
+        self.changed = True
+        pre.append(_set(t, ast.Constant(0)))
+        (g,) = comp.generators
+        assert isinstance(g.target, ast.Name)
+        member = ast.BinOp(ast.Constant(1), ast.LShift(), _name(g.target.id))
+        inner: list[ast.stmt] = [_set(t, ast.BinOp(_name(t), ast.BitOr(), member))]
+        pre.extend(self.nest(comp.generators, inner))
+        return _call("_bits", _name(t))
 
     def nest(self, gens: list[ast.comprehension], inner: list[ast.stmt]) -> list[ast.stmt]:
         """The generators of a comprehension as statements around ``inner``: a loop for a
@@ -380,6 +398,16 @@ def _taken_list(e: ast.expr) -> ast.ListComp | None:
         return None
     comp = _one_loop(e.args[-1])
     return comp if isinstance(comp, ast.ListComp) else None
+
+
+def _set_filter(comp: ast.ListComp) -> bool:
+    """Whether a comprehension keeps some members of a set as they are: ``[x for x in _bits(m)
+    if ...]`` (one ``for``, at least one filter)."""
+    gens = comp.generators
+    if len(gens) != 1 or not gens[0].ifs or _builtin_call(gens[0].iter, "_bits") is None:
+        return False
+    t, elt = gens[0].target, comp.elt
+    return isinstance(t, ast.Name) and isinstance(elt, ast.Name) and elt.id == t.id
 
 
 def _loop_calls(comp: ast.ListComp) -> bool:

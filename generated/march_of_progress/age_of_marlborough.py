@@ -142,7 +142,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
     def f_scores_for(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"""
         N: list[int] = S
-        _w2 = self.s_e_country__owner[v_c] == v_p
+        _w2 = self.si_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
             for v_a__1 in self.ix_army__owner.get(
@@ -158,7 +158,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
 
     def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: int) -> int:
         "STRENGTH cannot reduce your home country's VP die below 2. (MOP-AOM-RULE-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:60:5]"
-        return 2 if self.s_e_country__owner[v_c] == v_p else 0
+        return 2 if self.si_e_country__owner[v_c] == v_p else 0
 
     def p_end__eighteen_vps(self, S: list[Any]) -> None:
         "The first player with 18 VPs at the end of a turn wins; both at once is a tie. (MOP-AOM-END-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:7]"

@@ -305,6 +305,7 @@ class MarchOfProgressRules:
     s_e_country__owner: tuple[Any, ...]
     s_e_country__vp_max: tuple[int, ...]
     s_p_home: tuple[int, ...]
+    si_e_country__owner: tuple[int, ...]
     tab_enemy: tuple[int, ...] | None
     tab_strength_cap: tuple[int, ...] | None
 
@@ -345,6 +346,7 @@ class MarchOfProgressRules:
         self.s_e_country__owner = d["s_e_country__owner"]
         self.s_e_country__vp_max = d["s_e_country__vp_max"]
         self.s_p_home = d["s_p_home"]
+        self.si_e_country__owner = d["si_e_country__owner"]
         self.routines = tuple(getattr(self, "r_" + n, None) for n in self.ROUTINES)
         self.flow_loop = d["flow_loop"]
         self.flow_origin = d["flow_origin"]
@@ -452,19 +454,13 @@ class MarchOfProgressRules:
         N: list[int] = S
         _k_v_c: int = -1 if v_c is None else v_c
         return [
-            v_a
-            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if N[self.o_e_army__location + v_a] == _k_v_c
+            v_a for v_a in self.ixt_army__owner[v_p] if N[self.o_e_army__location + v_a] == _k_v_c
         ]
 
     def f_armies_in_play(self, S: list[Any], v_p: int) -> Any:
         "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
         N: list[int] = S
-        return [
-            v_a
-            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
-            if N[self.o_e_army__location + v_a] >= 0
-        ]
+        return [v_a for v_a in self.ixt_army__owner[v_p] if N[self.o_e_army__location + v_a] >= 0]
 
     def f_army_value(self, S: list[Any], v_a: int, v_defending: bool) -> int:
         "What one army adds to its side's total strength. (MOP-COMBAT-01, MOP-COMBAT-02) [rules/march_of_progress/rules.yaml:66:3]"
@@ -484,7 +480,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         if self.s_e_country__kind[v_c] == "neutral":
             _w1 = False
-            for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
+            for v_a__1 in self.ixt_army__owner[v_p]:
                 if N[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
@@ -500,7 +496,7 @@ class MarchOfProgressRules:
                         break
                 _w3 = not _w2
             return _w3
-        if self.s_e_country__owner[v_c] == v_p:
+        if self.si_e_country__owner[v_c] == v_p:
             _w4 = False
             for v_a__3 in self.all_army:
                 if (
@@ -511,7 +507,7 @@ class MarchOfProgressRules:
                     break
             return not _w4
         _w5 = False
-        for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
+        for v_a in self.ixt_army__owner[v_p]:
             if N[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
                 _w5 = True
                 break
@@ -525,7 +521,7 @@ class MarchOfProgressRules:
         """Whether player `p` has an army or a usable garrison in country `c`. [rules/march_of_progress/rules.yaml:59:3]"""
         N: list[int] = S
         _w1 = False
-        for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
+        for v_a__1 in self.ixt_army__owner[v_p]:
             if N[self.o_e_army__location + v_a__1] == v_c:
                 _w1 = True
                 break
@@ -543,7 +539,7 @@ class MarchOfProgressRules:
     def f_garrison_strength(self, S: list[Any], v_p: int, v_c: int) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
         N: list[int] = S
-        _w2 = self.s_e_country__owner[v_c] == v_p
+        _w2 = self.si_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
             for v_a__1 in self.all_army:
@@ -568,7 +564,7 @@ class MarchOfProgressRules:
                 break
         return _w1
 
-    def f_playable__score(self, S: list[Any], v_me: Any) -> bool:
+    def f_playable__score(self, S: list[Any], v_me: int) -> bool:
         "When SCORE may be played. [rules/march_of_progress/cards.yaml:108:3]"
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
@@ -591,12 +587,12 @@ class MarchOfProgressRules:
         N: list[int] = S
         if v_defending:
             _w1 = 0
-            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
+            for v_a in self.ixt_army__owner[v_p]:
                 if N[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where)
         _w2 = 0
-        for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
+        for v_a_2 in self.ixt_army__owner[v_p]:
             if N[self.o_e_army__location + v_a_2] == v_where and (
                 not S[self.o_e_army__fortified + v_a_2]
             ):
@@ -614,7 +610,7 @@ class MarchOfProgressRules:
             _w2 = []
             for v_p in self.all_player:
                 _w3 = False
-                for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
+                for v_a__2 in self.ixt_army__owner[v_p]:
                     if N[self.o_e_army__location + v_a__2] == v_c:
                         _w3 = True
                         break
@@ -626,21 +622,21 @@ class MarchOfProgressRules:
                     _log(S, 19, (v_c,))
                 for v_p_2 in v_sides:
                     _w4 = 0
-                    for v_a in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
+                    for v_a in self.ixt_army__owner[v_p_2]:
                         if N[self.o_e_army__location + v_a] == v_c and (
                             not S[self.o_e_army__fortified + v_a]
                         ):
                             _w4 += 1
                     v_ready = _w4
                     _w5 = 0
-                    for v_a__9 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
+                    for v_a__9 in self.ixt_army__owner[v_p_2]:
                         if N[self.o_e_army__location + v_a__9] == v_c:
                             _w5 += 1
                     v_dug_in = _w5 - v_ready
                     v_w = "army" if v_ready in (1, -1) else "armies"
                     v_wf = "army" if v_dug_in in (1, -1) else "armies"
                     _w6 = 0
-                    for v_a_2 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
+                    for v_a_2 in self.ixt_army__owner[v_p_2]:
                         if N[self.o_e_army__location + v_a_2] == v_c:
                             _w6 += self.f_army_value(S, v_a_2, True)
                     v_armies_def = _w6
@@ -671,9 +667,7 @@ class MarchOfProgressRules:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
         N: list[int] = S
         v_stock = [
-            v_a
-            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
-            if N[self.o_e_army__location + v_a] < 0
+            v_a for v_a in self.ixt_army__owner[v_me] if N[self.o_e_army__location + v_a] < 0
         ]
         if len(v_stock) == 0:
             if S[_LOG] is not False:
@@ -683,7 +677,7 @@ class MarchOfProgressRules:
                 _log(S, 34, (v_me,))
         else:
             _w1 = 0
-            for v_a__2 in self.ixt_army__owner[v_me if v_me is not None else -1]:
+            for v_a__2 in self.ixt_army__owner[v_me]:
                 if N[self.o_e_army__location + v_a__2] >= 0:
                     _w1 += 1
             if _w1 >= self.c_army_limit:
@@ -792,7 +786,7 @@ class MarchOfProgressRules:
                 _c1: int = v_c
                 N[self.o_p_played + v_p] = _take(N[self.o_p_played + v_p], _c1)
                 N[self.o_p_revealed + v_p] = N[self.o_p_revealed + v_p] | 1 << _c1
-                S[_REVEALS] += 1
+                N[_REVEALS] = N[_REVEALS] + 1
                 if S[_LOG] is not False:
                     _log(S, 51, (v_p, v_c))
 
@@ -843,7 +837,7 @@ class MarchOfProgressRules:
         else:
             f(S, R, p)
 
-    def playable(self, S: list[Any], c: int, p: Any) -> bool:
+    def playable(self, S: list[Any], c: int, p: int) -> bool:
         """Whether player p may play card c (its `playable` condition)."""
         if self.card_playable[c] is None:
             return True
@@ -859,14 +853,14 @@ class MarchOfProgressRules:
         _w4 = []
         for v_c in self.all_country:
             _w5 = False
-            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]:
+            for v_a__1 in self.ixt_army__owner[v_me]:
                 if N[self.o_e_army__location + v_a__1] == v_c:
                     _w5 = True
                     break
             _w7 = _w5
             if _w7:
                 _w6 = False
-                for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
+                for v_a__3 in self.ixt_army__owner[v_foe]:
                     if N[self.o_e_army__location + v_a__3] == v_c:
                         _w6 = True
                         break
@@ -879,7 +873,7 @@ class MarchOfProgressRules:
         _w8 = 0
         for v_c_2 in v_targets:
             _w9 = False
-            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]:
+            for v_a in self.ixt_army__owner[v_me]:
                 if N[self.o_e_army__location + v_a] == v_c_2 and (
                     not S[self.o_e_army__fortified + v_a]
                 ):
@@ -927,7 +921,7 @@ class MarchOfProgressRules:
                 _c1 = v_d
                 N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
                 N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
-                S[_REVEALS] += 1
+                N[_REVEALS] = N[_REVEALS] + 1
                 v_discarded = v_d
         self.q_join_attack(S, R, v_me, v_where, v_discarded)
         self.q_combat(S, R, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded))
@@ -945,7 +939,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         v_candidates = [
             v_a
-            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
+            for v_a in self.ixt_army__owner[v_me]
             if N[self.o_e_army__location + v_a] >= 0 and (not S[self.o_e_army__fortified + v_a])
         ]
         if len(v_candidates) == 0:
@@ -964,7 +958,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         v_mine = [
             v_a__1
-            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
+            for v_a__1 in self.ixt_army__owner[v_me]
             if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_mine) == 0:
@@ -997,7 +991,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         v_mine = [
             v_a__1
-            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
+            for v_a__1 in self.ixt_army__owner[v_me]
             if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_mine) == 0:
@@ -1083,7 +1077,7 @@ class MarchOfProgressRules:
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
-            for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
+            for v_a in self.ixt_army__owner[v_att]
             if N[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -1096,11 +1090,11 @@ class MarchOfProgressRules:
             self.q_combat_tie(S, R, v_att, v_where)
         elif v_att_total > v_def_total:
             self.q_combat_loss(S, R, v_foe, v_where)
-            if (self.c_capital_occupation and self.s_e_country__owner[v_where] == v_foe) and len(
+            if (self.c_capital_occupation and self.si_e_country__owner[v_where] == v_foe) and len(
                 v_attackers
             ) > 0:
                 _w1 = False
-                for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
+                for v_a_2 in self.ixt_army__owner[v_att]:
                     if (
                         N[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
@@ -1120,7 +1114,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         for v_a in [
             v_a__1
-            for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
+            for v_a__1 in self.ixt_army__owner[v_loser]
             if N[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
@@ -1144,7 +1138,7 @@ class MarchOfProgressRules:
         for v_a in [
             *[
                 v_a__1
-                for v_a__1 in self.ixt_army__owner[v_att if v_att is not None else -1]
+                for v_a__1 in self.ixt_army__owner[v_att]
                 if N[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
@@ -1194,12 +1188,12 @@ class MarchOfProgressRules:
         N: list[int] = S
         v_fortified = [
             v_a
-            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
+            for v_a in self.ixt_army__owner[v_me]
             if N[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
         ]
         _w2 = len(v_fortified)
         _w1 = 0
-        for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]:
+        for v_a__4 in self.ixt_army__owner[v_me]:
             if N[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
@@ -1215,7 +1209,7 @@ class MarchOfProgressRules:
             S[self.o_e_army__fortified + v_first_up] = False
         for v_a_2 in [
             v_a__5
-            for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
+            for v_a__5 in self.ixt_army__owner[v_me]
             if N[self.o_e_army__location + v_a__5] == v_where
         ]:
             if S[self.o_e_army__fortified + v_a_2]:
@@ -1308,7 +1302,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = []
-            for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
+            for v_a_2 in self.ixt_army__owner[v_p]:
                 _w1.append(v_a_2)
                 break
             _r1 = _w1[0] if _w1 else _head(_w1)
@@ -1320,12 +1314,16 @@ class MarchOfProgressRules:
         _ps1 = tuple(self.all_player)
         _w2 = []
         for v_p in _ps1:
-            _w3 = []
+            _w3 = 0
             for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_hand + v_p]) < 256 else _bits(_m1):
                 if self.card_playable[v_c] is None or self.playable(S, v_c, v_p):
-                    _w3.append(v_c)
+                    _w3 = _w3 | 1 << v_c
             _w2.append(
-                _w3[0] if (_n2 := len(_w3)) == 1 else _w3[int(R() * _n2)] if _n2 else _pick(R, _w3)
+                _o2[0]
+                if (_n3 := len(_o2 := (_BITS8[_w3] if 0 <= _w3 < 256 else _bits(_w3)))) == 1
+                else _o2[int(R() * _n3)]
+                if _n3
+                else _pick(R, _o2)
             )
         _ans2 = _w2
         v_c_2: int
@@ -1484,7 +1482,7 @@ class MarchOfProgressRules:
             _c1 = v_d
             N[self.o_p_hand + v_me] = _take(N[self.o_p_hand + v_me], _c1)
             N[self.o_p_discard + v_me] = N[self.o_p_discard + v_me] | 1 << _c1
-            S[_REVEALS] += 1
+            N[_REVEALS] = N[_REVEALS] + 1
             _log(S, 10, (v_me, v_d))
             v_discarded = v_d
             pc = 10
@@ -2166,7 +2164,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         v_p: Any = None
         for v_p in self.all_player:
-            _r1 = _head([v_a_2 for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]])
+            _r1 = _head([v_a_2 for v_a_2 in self.ixt_army__owner[v_p]])
             N[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
@@ -2327,4 +2325,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "443 rules/march_of_progress/rules.yaml:126:7\n454 rules/march_of_progress/rules.yaml:27:7\n463 rules/march_of_progress/rules.yaml:20:7\n472 rules/march_of_progress/rules.yaml:72:7\n473 rules/march_of_progress/rules.yaml:73:11\n474 rules/march_of_progress/rules.yaml:74:15\n475 rules/march_of_progress/rules.yaml:75:11\n476 rules/march_of_progress/rules.yaml:76:7\n480 rules/march_of_progress/rules.yaml:118:7\n485 rules/march_of_progress/rules.yaml:43:7\n486 rules/march_of_progress/rules.yaml:44:11\n503 rules/march_of_progress/rules.yaml:45:7\n504 rules/march_of_progress/rules.yaml:46:11\n513 rules/march_of_progress/rules.yaml:47:7\n522 rules/march_of_progress/rules.yaml:108:7\n527 rules/march_of_progress/rules.yaml:64:7\n536 rules/march_of_progress/rules.yaml:13:7\n546 rules/march_of_progress/rules.yaml:55:7\n558 rules/march_of_progress/rules.yaml:56:11\n559 rules/march_of_progress/rules.yaml:57:7\n564 rules/march_of_progress/rules.yaml:35:7\n574 rules/march_of_progress/cards.yaml:113:15\n579 rules/march_of_progress/rules.yaml:92:7\n587 rules/march_of_progress/rules.yaml:84:7\n592 rules/march_of_progress/rules.yaml:136:7\n593 rules/march_of_progress/rules.yaml:137:11\n598 rules/march_of_progress/rules.yaml:138:7\n608 rules/march_of_progress/rules.yaml:100:7\n613 rules/march_of_progress/rules.yaml:288:7\n614 rules/march_of_progress/rules.yaml:289:11\n624 rules/march_of_progress/rules.yaml:290:11\n625 rules/march_of_progress/rules.yaml:291:15\n627 rules/march_of_progress/rules.yaml:292:15\n628 rules/march_of_progress/rules.yaml:293:19\n635 rules/march_of_progress/rules.yaml:294:19\n640 rules/march_of_progress/rules.yaml:295:19\n641 rules/march_of_progress/rules.yaml:296:19\n642 rules/march_of_progress/rules.yaml:297:19\n647 rules/march_of_progress/rules.yaml:298:19\n648 rules/march_of_progress/rules.yaml:299:19\n649 rules/march_of_progress/rules.yaml:300:19\n650 rules/march_of_progress/rules.yaml:301:19\n651 rules/march_of_progress/rules.yaml:302:19\n652 rules/march_of_progress/rules.yaml:303:23\n655 rules/march_of_progress/rules.yaml:305:23\n658 rules/march_of_progress/rules.yaml:307:23\n660 rules/march_of_progress/rules.yaml:308:19\n661 rules/march_of_progress/rules.yaml:309:23\n664 rules/march_of_progress/rules.yaml:311:23\n667 rules/march_of_progress/rules.yaml:313:23\n673 rules/march_of_progress/cards.yaml:51:7\n678 rules/march_of_progress/cards.yaml:52:7\n679 rules/march_of_progress/cards.yaml:53:11\n682 rules/march_of_progress/cards.yaml:55:11\n690 rules/march_of_progress/cards.yaml:57:11\n693 rules/march_of_progress/cards.yaml:59:11\n694 rules/march_of_progress/cards.yaml:60:11\n695 rules/march_of_progress/cards.yaml:61:11\n701 rules/march_of_progress/rules.yaml:170:7\n702 rules/march_of_progress/rules.yaml:171:7\n703 rules/march_of_progress/rules.yaml:172:7\n708 rules/march_of_progress/flow.yaml:97:7\n714 rules/march_of_progress/flow.yaml:98:11\n715 rules/march_of_progress/flow.yaml:99:11\n724 rules/march_of_progress/flow.yaml:81:7\n729 rules/march_of_progress/flow.yaml:82:7\n735 rules/march_of_progress/rules.yaml:146:7\n736 rules/march_of_progress/rules.yaml:147:7\n738 rules/march_of_progress/rules.yaml:148:7\n740 rules/march_of_progress/rules.yaml:149:7\n741 rules/march_of_progress/rules.yaml:150:11\n744 rules/march_of_progress/rules.yaml:152:11\n750 rules/march_of_progress/rules.yaml:159:7\n751 rules/march_of_progress/rules.yaml:160:7\n752 rules/march_of_progress/rules.yaml:161:7\n753 rules/march_of_progress/rules.yaml:162:7\n754 rules/march_of_progress/rules.yaml:163:7\n760 rules/march_of_progress/flow.yaml:15:7\n761 rules/march_of_progress/flow.yaml:16:7\n762 rules/march_of_progress/flow.yaml:17:7\n763 rules/march_of_progress/flow.yaml:18:7\n764 rules/march_of_progress/flow.yaml:19:7\n766 rules/march_of_progress/flow.yaml:20:7\n771 rules/march_of_progress/flow.yaml:21:11\n772 rules/march_of_progress/flow.yaml:22:11\n773 rules/march_of_progress/flow.yaml:23:11\n775 rules/march_of_progress/flow.yaml:24:7\n776 rules/march_of_progress/flow.yaml:25:7\n782 rules/march_of_progress/flow.yaml:72:7\n783 rules/march_of_progress/flow.yaml:73:11\n790 rules/march_of_progress/flow.yaml:42:7\n791 rules/march_of_progress/flow.yaml:43:11\n792 rules/march_of_progress/flow.yaml:44:15\n796 rules/march_of_progress/flow.yaml:45:15\n858 rules/march_of_progress/rules.yaml:179:7\n859 rules/march_of_progress/rules.yaml:180:7\n877 rules/march_of_progress/rules.yaml:181:7\n878 rules/march_of_progress/rules.yaml:183:11\n879 rules/march_of_progress/rules.yaml:184:7\n891 rules/march_of_progress/rules.yaml:185:7\n892 rules/march_of_progress/rules.yaml:186:7\n893 rules/march_of_progress/rules.yaml:187:11\n901 rules/march_of_progress/rules.yaml:189:11\n902 rules/march_of_progress/rules.yaml:190:11\n903 rules/march_of_progress/rules.yaml:192:15\n904 rules/march_of_progress/rules.yaml:193:11\n905 rules/march_of_progress/rules.yaml:194:7\n906 rules/march_of_progress/rules.yaml:195:7\n907 rules/march_of_progress/rules.yaml:196:11\n919 rules/march_of_progress/rules.yaml:197:11\n920 rules/march_of_progress/rules.yaml:198:15\n927 rules/march_of_progress/rules.yaml:199:15\n931 rules/march_of_progress/rules.yaml:201:15\n932 rules/march_of_progress/rules.yaml:202:7\n933 rules/march_of_progress/rules.yaml:203:7\n937 rules/march_of_progress/cards.yaml:83:7\n941 rules/march_of_progress/cards.yaml:91:7\n946 rules/march_of_progress/cards.yaml:69:7\n951 rules/march_of_progress/cards.yaml:70:7\n952 rules/march_of_progress/cards.yaml:72:11\n953 rules/march_of_progress/cards.yaml:73:7\n960 rules/march_of_progress/cards.yaml:74:7\n965 rules/march_of_progress/cards.yaml:11:7\n970 rules/march_of_progress/cards.yaml:12:7\n971 rules/march_of_progress/cards.yaml:14:11\n972 rules/march_of_progress/cards.yaml:15:7\n979 rules/march_of_progress/cards.yaml:16:7\n980 rules/march_of_progress/cards.yaml:17:11\n981 rules/march_of_progress/cards.yaml:18:7\n993 rules/march_of_progress/cards.yaml:19:7\n998 rules/march_of_progress/cards.yaml:27:7\n1003 rules/march_of_progress/cards.yaml:28:7\n1004 rules/march_of_progress/cards.yaml:30:11\n1005 rules/march_of_progress/cards.yaml:31:7\n1012 rules/march_of_progress/cards.yaml:32:7\n1013 rules/march_of_progress/cards.yaml:33:7\n1014 rules/march_of_progress/cards.yaml:34:11\n1015 rules/march_of_progress/cards.yaml:35:7\n1016 rules/march_of_progress/cards.yaml:36:7\n1026 rules/march_of_progress/cards.yaml:37:7\n1027 rules/march_of_progress/cards.yaml:38:11\n1028 rules/march_of_progress/cards.yaml:39:11\n1029 rules/march_of_progress/cards.yaml:40:15\n1030 rules/march_of_progress/cards.yaml:41:7\n1037 rules/march_of_progress/cards.yaml:42:7\n1038 rules/march_of_progress/cards.yaml:43:11\n1043 rules/march_of_progress/cards.yaml:116:7\n1046 rules/march_of_progress/cards.yaml:119:11\n1047 rules/march_of_progress/cards.yaml:120:7\n1050 rules/march_of_progress/cards.yaml:121:7\n1057 rules/march_of_progress/cards.yaml:99:7\n1063 rules/march_of_progress/cards.yaml:100:7\n1064 rules/march_of_progress/cards.yaml:102:11\n1065 rules/march_of_progress/cards.yaml:103:7\n1072 rules/march_of_progress/cards.yaml:104:7\n1075 rules/march_of_progress/cards.yaml:105:7\n1083 rules/march_of_progress/rules.yaml:233:7\n1084 rules/march_of_progress/rules.yaml:234:7\n1090 rules/march_of_progress/rules.yaml:235:7\n1091 rules/march_of_progress/rules.yaml:236:7\n1092 rules/march_of_progress/rules.yaml:237:7\n1095 rules/march_of_progress/rules.yaml:239:7\n1096 rules/march_of_progress/rules.yaml:240:11\n1098 rules/march_of_progress/rules.yaml:242:11\n1099 rules/march_of_progress/rules.yaml:243:11\n1102 rules/march_of_progress/rules.yaml:244:15\n1111 rules/march_of_progress/rules.yaml:245:19\n1114 rules/march_of_progress/rules.yaml:248:11\n1121 rules/march_of_progress/rules.yaml:273:7\n1126 rules/march_of_progress/rules.yaml:274:11\n1127 rules/march_of_progress/rules.yaml:275:7\n1144 rules/march_of_progress/rules.yaml:264:7\n1163 rules/march_of_progress/rules.yaml:265:11\n1169 rules/march_of_progress/rules.yaml:257:7\n1174 rules/march_of_progress/flow.yaml:105:7\n1175 rules/march_of_progress/flow.yaml:106:11\n1176 rules/march_of_progress/flow.yaml:107:11\n1180 rules/march_of_progress/flow.yaml:109:15\n1181 rules/march_of_progress/flow.yaml:110:19\n1182 rules/march_of_progress/flow.yaml:111:11\n1183 rules/march_of_progress/flow.yaml:112:15\n1184 rules/march_of_progress/flow.yaml:113:15\n1195 rules/march_of_progress/rules.yaml:216:7\n1200 rules/march_of_progress/rules.yaml:217:7\n1206 rules/march_of_progress/rules.yaml:218:11\n1207 rules/march_of_progress/rules.yaml:219:11\n1208 rules/march_of_progress/rules.yaml:220:15\n1215 rules/march_of_progress/rules.yaml:221:11\n1216 rules/march_of_progress/rules.yaml:222:7\n1221 rules/march_of_progress/rules.yaml:223:11\n1222 rules/march_of_progress/rules.yaml:224:15\n1223 rules/march_of_progress/rules.yaml:225:15\n1224 rules/march_of_progress/rules.yaml:226:19\n1264 rules/march_of_progress/flow.yaml:88:7\n1265 rules/march_of_progress/flow.yaml:90:11\n1309 rules/march_of_progress/flow.yaml:8:7\n1310 rules/march_of_progress/flow.yaml:9:11\n1320 rules/march_of_progress/flow.yaml:32:7\n1334 rules/march_of_progress/flow.yaml:34:11\n1341 rules/march_of_progress/flow.yaml:54:7\n1342 rules/march_of_progress/flow.yaml:55:11\n1343 rules/march_of_progress/rules.yaml:126:7\n1351 rules/march_of_progress/flow.yaml:56:11\n1352 rules/march_of_progress/flow.yaml:57:15\n1354 rules/march_of_progress/flow.yaml:59:15\n1355 rules/march_of_progress/flow.yaml:60:15\n1356 rules/march_of_progress/flow.yaml:61:19\n1363 rules/march_of_progress/flow.yaml:62:19\n1365 rules/march_of_progress/flow.yaml:64:19\n1372 rules/march_of_progress/flow.yaml:65:15\n1373 rules/march_of_progress/flow.yaml:66:15\n1397 rules/march_of_progress/rules.yaml:179:7\n1398 rules/march_of_progress/rules.yaml:180:7\n1413 rules/march_of_progress/rules.yaml:181:7\n1414 rules/march_of_progress/rules.yaml:182:11\n1415 rules/march_of_progress/rules.yaml:183:11\n1416 rules/march_of_progress/rules.yaml:184:7\n1429 rules/march_of_progress/rules.yaml:185:7\n1430 rules/march_of_progress/rules.yaml:186:7\n1438 rules/march_of_progress/rules.yaml:187:11\n1449 rules/march_of_progress/rules.yaml:189:11\n1455 rules/march_of_progress/rules.yaml:190:11\n1456 rules/march_of_progress/rules.yaml:191:15\n1457 rules/march_of_progress/rules.yaml:192:15\n1458 rules/march_of_progress/rules.yaml:193:11\n1461 rules/march_of_progress/rules.yaml:194:7\n1462 rules/march_of_progress/rules.yaml:195:7\n1467 rules/march_of_progress/rules.yaml:196:11\n1470 rules/march_of_progress/rules.yaml:197:11\n1478 rules/march_of_progress/rules.yaml:198:15\n1484 rules/march_of_progress/rules.yaml:199:15\n1488 rules/march_of_progress/rules.yaml:200:15\n1489 rules/march_of_progress/rules.yaml:201:15\n1492 rules/march_of_progress/rules.yaml:202:7\n1499 rules/march_of_progress/rules.yaml:203:7\n1527 rules/march_of_progress/cards.yaml:83:7\n1542 rules/march_of_progress/cards.yaml:91:7\n1560 rules/march_of_progress/cards.yaml:69:7\n1565 rules/march_of_progress/cards.yaml:70:7\n1566 rules/march_of_progress/cards.yaml:71:11\n1567 rules/march_of_progress/cards.yaml:72:11\n1568 rules/march_of_progress/cards.yaml:73:7\n1579 rules/march_of_progress/cards.yaml:74:7\n1580 rules/march_of_progress/cards.yaml:75:7\n1594 rules/march_of_progress/cards.yaml:11:7\n1599 rules/march_of_progress/cards.yaml:12:7\n1600 rules/march_of_progress/cards.yaml:13:11\n1601 rules/march_of_progress/cards.yaml:14:11\n1602 rules/march_of_progress/cards.yaml:15:7\n1613 rules/march_of_progress/cards.yaml:16:7\n1614 rules/march_of_progress/cards.yaml:17:11\n1615 rules/march_of_progress/cards.yaml:18:7\n1633 rules/march_of_progress/cards.yaml:19:7\n1652 rules/march_of_progress/cards.yaml:27:7\n1657 rules/march_of_progress/cards.yaml:28:7\n1658 rules/march_of_progress/cards.yaml:29:11\n1659 rules/march_of_progress/cards.yaml:30:11\n1660 rules/march_of_progress/cards.yaml:31:7\n1671 rules/march_of_progress/cards.yaml:32:7\n1672 rules/march_of_progress/cards.yaml:33:7\n1673 rules/march_of_progress/cards.yaml:34:11\n1674 rules/march_of_progress/cards.yaml:35:7\n1675 rules/march_of_progress/cards.yaml:36:7\n1685 rules/march_of_progress/cards.yaml:37:7\n1693 rules/march_of_progress/cards.yaml:38:11\n1706 rules/march_of_progress/cards.yaml:39:11\n1707 rules/march_of_progress/cards.yaml:40:15\n1713 rules/march_of_progress/cards.yaml:41:7\n1726 rules/march_of_progress/cards.yaml:42:7\n1727 rules/march_of_progress/cards.yaml:43:11\n1733 rules/march_of_progress/cards.yaml:116:7\n1734 rules/march_of_progress/cards.yaml:117:11\n1736 rules/march_of_progress/cards.yaml:119:11\n1737 rules/march_of_progress/cards.yaml:120:7\n1740 rules/march_of_progress/cards.yaml:121:7\n1743 rules/march_of_progress/cards.yaml:122:7\n1756 rules/march_of_progress/cards.yaml:99:7\n1762 rules/march_of_progress/cards.yaml:100:7\n1763 rules/march_of_progress/cards.yaml:101:11\n1764 rules/march_of_progress/cards.yaml:102:11\n1765 rules/march_of_progress/cards.yaml:103:7\n1776 rules/march_of_progress/cards.yaml:104:7\n1779 rules/march_of_progress/cards.yaml:105:7\n1781 rules/march_of_progress/cards.yaml:106:7\n1802 rules/march_of_progress/rules.yaml:233:7\n1803 rules/march_of_progress/rules.yaml:234:7\n1813 rules/march_of_progress/rules.yaml:235:7\n1820 rules/march_of_progress/rules.yaml:236:7\n1821 rules/march_of_progress/rules.yaml:237:7\n1824 rules/march_of_progress/rules.yaml:238:7\n1825 rules/march_of_progress/rules.yaml:239:7\n1832 rules/march_of_progress/rules.yaml:240:11\n1836 rules/march_of_progress/rules.yaml:242:11\n1843 rules/march_of_progress/rules.yaml:243:11\n1846 rules/march_of_progress/rules.yaml:244:15\n1855 rules/march_of_progress/rules.yaml:245:19\n1857 rules/march_of_progress/rules.yaml:246:19\n1860 rules/march_of_progress/rules.yaml:248:11\n1874 rules/march_of_progress/rules.yaml:273:7\n1883 rules/march_of_progress/rules.yaml:274:11\n1884 rules/march_of_progress/rules.yaml:275:7\n1905 rules/march_of_progress/rules.yaml:264:7\n1932 rules/march_of_progress/rules.yaml:265:11\n1933 rules/march_of_progress/rules.yaml:266:7\n1940 rules/march_of_progress/rules.yaml:257:7\n1956 rules/march_of_progress/flow.yaml:105:7\n1961 rules/march_of_progress/flow.yaml:106:11\n1962 rules/march_of_progress/flow.yaml:107:11\n1982 rules/march_of_progress/flow.yaml:109:15\n1983 rules/march_of_progress/flow.yaml:110:19\n1984 rules/march_of_progress/flow.yaml:111:11\n1985 rules/march_of_progress/flow.yaml:112:15\n1986 rules/march_of_progress/flow.yaml:113:15\n1991 rules/march_of_progress/flow.yaml:114:11\n2024 rules/march_of_progress/rules.yaml:216:7\n2034 rules/march_of_progress/rules.yaml:217:7\n2053 rules/march_of_progress/rules.yaml:218:11\n2054 rules/march_of_progress/rules.yaml:219:11\n2062 rules/march_of_progress/rules.yaml:220:15\n2077 rules/march_of_progress/rules.yaml:221:11\n2080 rules/march_of_progress/rules.yaml:222:7\n2101 rules/march_of_progress/rules.yaml:223:11\n2110 rules/march_of_progress/rules.yaml:224:15\n2123 rules/march_of_progress/rules.yaml:225:15\n2124 rules/march_of_progress/rules.yaml:226:19\n2142 rules/march_of_progress/flow.yaml:88:7\n2156 rules/march_of_progress/flow.yaml:89:11\n2157 rules/march_of_progress/flow.yaml:90:11\n2168 rules/march_of_progress/flow.yaml:8:7\n2169 rules/march_of_progress/flow.yaml:9:11\n2187 rules/march_of_progress/flow.yaml:32:7\n2208 rules/march_of_progress/flow.yaml:34:11\n2211 rules/march_of_progress/flow.yaml:35:11\n2212 rules/march_of_progress/flow.yaml:36:7\n2229 rules/march_of_progress/flow.yaml:54:7\n2243 rules/march_of_progress/flow.yaml:55:11\n2244 rules/march_of_progress/flow.yaml:56:11\n2252 rules/march_of_progress/flow.yaml:57:15\n2257 rules/march_of_progress/flow.yaml:59:15\n2258 rules/march_of_progress/flow.yaml:60:15\n2268 rules/march_of_progress/flow.yaml:61:19\n2281 rules/march_of_progress/flow.yaml:62:19\n2287 rules/march_of_progress/flow.yaml:64:19\n2302 rules/march_of_progress/flow.yaml:65:15\n2309 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "445 rules/march_of_progress/rules.yaml:126:7\n456 rules/march_of_progress/rules.yaml:27:7\n463 rules/march_of_progress/rules.yaml:20:7\n468 rules/march_of_progress/rules.yaml:72:7\n469 rules/march_of_progress/rules.yaml:73:11\n470 rules/march_of_progress/rules.yaml:74:15\n471 rules/march_of_progress/rules.yaml:75:11\n472 rules/march_of_progress/rules.yaml:76:7\n476 rules/march_of_progress/rules.yaml:118:7\n481 rules/march_of_progress/rules.yaml:43:7\n482 rules/march_of_progress/rules.yaml:44:11\n499 rules/march_of_progress/rules.yaml:45:7\n500 rules/march_of_progress/rules.yaml:46:11\n509 rules/march_of_progress/rules.yaml:47:7\n518 rules/march_of_progress/rules.yaml:108:7\n523 rules/march_of_progress/rules.yaml:64:7\n532 rules/march_of_progress/rules.yaml:13:7\n542 rules/march_of_progress/rules.yaml:55:7\n554 rules/march_of_progress/rules.yaml:56:11\n555 rules/march_of_progress/rules.yaml:57:7\n560 rules/march_of_progress/rules.yaml:35:7\n570 rules/march_of_progress/cards.yaml:113:15\n575 rules/march_of_progress/rules.yaml:92:7\n583 rules/march_of_progress/rules.yaml:84:7\n588 rules/march_of_progress/rules.yaml:136:7\n589 rules/march_of_progress/rules.yaml:137:11\n594 rules/march_of_progress/rules.yaml:138:7\n604 rules/march_of_progress/rules.yaml:100:7\n609 rules/march_of_progress/rules.yaml:288:7\n610 rules/march_of_progress/rules.yaml:289:11\n620 rules/march_of_progress/rules.yaml:290:11\n621 rules/march_of_progress/rules.yaml:291:15\n623 rules/march_of_progress/rules.yaml:292:15\n624 rules/march_of_progress/rules.yaml:293:19\n631 rules/march_of_progress/rules.yaml:294:19\n636 rules/march_of_progress/rules.yaml:295:19\n637 rules/march_of_progress/rules.yaml:296:19\n638 rules/march_of_progress/rules.yaml:297:19\n643 rules/march_of_progress/rules.yaml:298:19\n644 rules/march_of_progress/rules.yaml:299:19\n645 rules/march_of_progress/rules.yaml:300:19\n646 rules/march_of_progress/rules.yaml:301:19\n647 rules/march_of_progress/rules.yaml:302:19\n648 rules/march_of_progress/rules.yaml:303:23\n651 rules/march_of_progress/rules.yaml:305:23\n654 rules/march_of_progress/rules.yaml:307:23\n656 rules/march_of_progress/rules.yaml:308:19\n657 rules/march_of_progress/rules.yaml:309:23\n660 rules/march_of_progress/rules.yaml:311:23\n663 rules/march_of_progress/rules.yaml:313:23\n669 rules/march_of_progress/cards.yaml:51:7\n672 rules/march_of_progress/cards.yaml:52:7\n673 rules/march_of_progress/cards.yaml:53:11\n676 rules/march_of_progress/cards.yaml:55:11\n684 rules/march_of_progress/cards.yaml:57:11\n687 rules/march_of_progress/cards.yaml:59:11\n688 rules/march_of_progress/cards.yaml:60:11\n689 rules/march_of_progress/cards.yaml:61:11\n695 rules/march_of_progress/rules.yaml:170:7\n696 rules/march_of_progress/rules.yaml:171:7\n697 rules/march_of_progress/rules.yaml:172:7\n702 rules/march_of_progress/flow.yaml:97:7\n708 rules/march_of_progress/flow.yaml:98:11\n709 rules/march_of_progress/flow.yaml:99:11\n718 rules/march_of_progress/flow.yaml:81:7\n723 rules/march_of_progress/flow.yaml:82:7\n729 rules/march_of_progress/rules.yaml:146:7\n730 rules/march_of_progress/rules.yaml:147:7\n732 rules/march_of_progress/rules.yaml:148:7\n734 rules/march_of_progress/rules.yaml:149:7\n735 rules/march_of_progress/rules.yaml:150:11\n738 rules/march_of_progress/rules.yaml:152:11\n744 rules/march_of_progress/rules.yaml:159:7\n745 rules/march_of_progress/rules.yaml:160:7\n746 rules/march_of_progress/rules.yaml:161:7\n747 rules/march_of_progress/rules.yaml:162:7\n748 rules/march_of_progress/rules.yaml:163:7\n754 rules/march_of_progress/flow.yaml:15:7\n755 rules/march_of_progress/flow.yaml:16:7\n756 rules/march_of_progress/flow.yaml:17:7\n757 rules/march_of_progress/flow.yaml:18:7\n758 rules/march_of_progress/flow.yaml:19:7\n760 rules/march_of_progress/flow.yaml:20:7\n765 rules/march_of_progress/flow.yaml:21:11\n766 rules/march_of_progress/flow.yaml:22:11\n767 rules/march_of_progress/flow.yaml:23:11\n769 rules/march_of_progress/flow.yaml:24:7\n770 rules/march_of_progress/flow.yaml:25:7\n776 rules/march_of_progress/flow.yaml:72:7\n777 rules/march_of_progress/flow.yaml:73:11\n784 rules/march_of_progress/flow.yaml:42:7\n785 rules/march_of_progress/flow.yaml:43:11\n786 rules/march_of_progress/flow.yaml:44:15\n790 rules/march_of_progress/flow.yaml:45:15\n852 rules/march_of_progress/rules.yaml:179:7\n853 rules/march_of_progress/rules.yaml:180:7\n871 rules/march_of_progress/rules.yaml:181:7\n872 rules/march_of_progress/rules.yaml:183:11\n873 rules/march_of_progress/rules.yaml:184:7\n885 rules/march_of_progress/rules.yaml:185:7\n886 rules/march_of_progress/rules.yaml:186:7\n887 rules/march_of_progress/rules.yaml:187:11\n895 rules/march_of_progress/rules.yaml:189:11\n896 rules/march_of_progress/rules.yaml:190:11\n897 rules/march_of_progress/rules.yaml:192:15\n898 rules/march_of_progress/rules.yaml:193:11\n899 rules/march_of_progress/rules.yaml:194:7\n900 rules/march_of_progress/rules.yaml:195:7\n901 rules/march_of_progress/rules.yaml:196:11\n913 rules/march_of_progress/rules.yaml:197:11\n914 rules/march_of_progress/rules.yaml:198:15\n921 rules/march_of_progress/rules.yaml:199:15\n925 rules/march_of_progress/rules.yaml:201:15\n926 rules/march_of_progress/rules.yaml:202:7\n927 rules/march_of_progress/rules.yaml:203:7\n931 rules/march_of_progress/cards.yaml:83:7\n935 rules/march_of_progress/cards.yaml:91:7\n940 rules/march_of_progress/cards.yaml:69:7\n945 rules/march_of_progress/cards.yaml:70:7\n946 rules/march_of_progress/cards.yaml:72:11\n947 rules/march_of_progress/cards.yaml:73:7\n954 rules/march_of_progress/cards.yaml:74:7\n959 rules/march_of_progress/cards.yaml:11:7\n964 rules/march_of_progress/cards.yaml:12:7\n965 rules/march_of_progress/cards.yaml:14:11\n966 rules/march_of_progress/cards.yaml:15:7\n973 rules/march_of_progress/cards.yaml:16:7\n974 rules/march_of_progress/cards.yaml:17:11\n975 rules/march_of_progress/cards.yaml:18:7\n987 rules/march_of_progress/cards.yaml:19:7\n992 rules/march_of_progress/cards.yaml:27:7\n997 rules/march_of_progress/cards.yaml:28:7\n998 rules/march_of_progress/cards.yaml:30:11\n999 rules/march_of_progress/cards.yaml:31:7\n1006 rules/march_of_progress/cards.yaml:32:7\n1007 rules/march_of_progress/cards.yaml:33:7\n1008 rules/march_of_progress/cards.yaml:34:11\n1009 rules/march_of_progress/cards.yaml:35:7\n1010 rules/march_of_progress/cards.yaml:36:7\n1020 rules/march_of_progress/cards.yaml:37:7\n1021 rules/march_of_progress/cards.yaml:38:11\n1022 rules/march_of_progress/cards.yaml:39:11\n1023 rules/march_of_progress/cards.yaml:40:15\n1024 rules/march_of_progress/cards.yaml:41:7\n1031 rules/march_of_progress/cards.yaml:42:7\n1032 rules/march_of_progress/cards.yaml:43:11\n1037 rules/march_of_progress/cards.yaml:116:7\n1040 rules/march_of_progress/cards.yaml:119:11\n1041 rules/march_of_progress/cards.yaml:120:7\n1044 rules/march_of_progress/cards.yaml:121:7\n1051 rules/march_of_progress/cards.yaml:99:7\n1057 rules/march_of_progress/cards.yaml:100:7\n1058 rules/march_of_progress/cards.yaml:102:11\n1059 rules/march_of_progress/cards.yaml:103:7\n1066 rules/march_of_progress/cards.yaml:104:7\n1069 rules/march_of_progress/cards.yaml:105:7\n1077 rules/march_of_progress/rules.yaml:233:7\n1078 rules/march_of_progress/rules.yaml:234:7\n1084 rules/march_of_progress/rules.yaml:235:7\n1085 rules/march_of_progress/rules.yaml:236:7\n1086 rules/march_of_progress/rules.yaml:237:7\n1089 rules/march_of_progress/rules.yaml:239:7\n1090 rules/march_of_progress/rules.yaml:240:11\n1092 rules/march_of_progress/rules.yaml:242:11\n1093 rules/march_of_progress/rules.yaml:243:11\n1096 rules/march_of_progress/rules.yaml:244:15\n1105 rules/march_of_progress/rules.yaml:245:19\n1108 rules/march_of_progress/rules.yaml:248:11\n1115 rules/march_of_progress/rules.yaml:273:7\n1120 rules/march_of_progress/rules.yaml:274:11\n1121 rules/march_of_progress/rules.yaml:275:7\n1138 rules/march_of_progress/rules.yaml:264:7\n1157 rules/march_of_progress/rules.yaml:265:11\n1163 rules/march_of_progress/rules.yaml:257:7\n1168 rules/march_of_progress/flow.yaml:105:7\n1169 rules/march_of_progress/flow.yaml:106:11\n1170 rules/march_of_progress/flow.yaml:107:11\n1174 rules/march_of_progress/flow.yaml:109:15\n1175 rules/march_of_progress/flow.yaml:110:19\n1176 rules/march_of_progress/flow.yaml:111:11\n1177 rules/march_of_progress/flow.yaml:112:15\n1178 rules/march_of_progress/flow.yaml:113:15\n1189 rules/march_of_progress/rules.yaml:216:7\n1194 rules/march_of_progress/rules.yaml:217:7\n1200 rules/march_of_progress/rules.yaml:218:11\n1201 rules/march_of_progress/rules.yaml:219:11\n1202 rules/march_of_progress/rules.yaml:220:15\n1209 rules/march_of_progress/rules.yaml:221:11\n1210 rules/march_of_progress/rules.yaml:222:7\n1215 rules/march_of_progress/rules.yaml:223:11\n1216 rules/march_of_progress/rules.yaml:224:15\n1217 rules/march_of_progress/rules.yaml:225:15\n1218 rules/march_of_progress/rules.yaml:226:19\n1258 rules/march_of_progress/flow.yaml:88:7\n1259 rules/march_of_progress/flow.yaml:90:11\n1303 rules/march_of_progress/flow.yaml:8:7\n1304 rules/march_of_progress/flow.yaml:9:11\n1314 rules/march_of_progress/flow.yaml:32:7\n1332 rules/march_of_progress/flow.yaml:34:11\n1339 rules/march_of_progress/flow.yaml:54:7\n1340 rules/march_of_progress/flow.yaml:55:11\n1341 rules/march_of_progress/rules.yaml:126:7\n1349 rules/march_of_progress/flow.yaml:56:11\n1350 rules/march_of_progress/flow.yaml:57:15\n1352 rules/march_of_progress/flow.yaml:59:15\n1353 rules/march_of_progress/flow.yaml:60:15\n1354 rules/march_of_progress/flow.yaml:61:19\n1361 rules/march_of_progress/flow.yaml:62:19\n1363 rules/march_of_progress/flow.yaml:64:19\n1370 rules/march_of_progress/flow.yaml:65:15\n1371 rules/march_of_progress/flow.yaml:66:15\n1395 rules/march_of_progress/rules.yaml:179:7\n1396 rules/march_of_progress/rules.yaml:180:7\n1411 rules/march_of_progress/rules.yaml:181:7\n1412 rules/march_of_progress/rules.yaml:182:11\n1413 rules/march_of_progress/rules.yaml:183:11\n1414 rules/march_of_progress/rules.yaml:184:7\n1427 rules/march_of_progress/rules.yaml:185:7\n1428 rules/march_of_progress/rules.yaml:186:7\n1436 rules/march_of_progress/rules.yaml:187:11\n1447 rules/march_of_progress/rules.yaml:189:11\n1453 rules/march_of_progress/rules.yaml:190:11\n1454 rules/march_of_progress/rules.yaml:191:15\n1455 rules/march_of_progress/rules.yaml:192:15\n1456 rules/march_of_progress/rules.yaml:193:11\n1459 rules/march_of_progress/rules.yaml:194:7\n1460 rules/march_of_progress/rules.yaml:195:7\n1465 rules/march_of_progress/rules.yaml:196:11\n1468 rules/march_of_progress/rules.yaml:197:11\n1476 rules/march_of_progress/rules.yaml:198:15\n1482 rules/march_of_progress/rules.yaml:199:15\n1486 rules/march_of_progress/rules.yaml:200:15\n1487 rules/march_of_progress/rules.yaml:201:15\n1490 rules/march_of_progress/rules.yaml:202:7\n1497 rules/march_of_progress/rules.yaml:203:7\n1525 rules/march_of_progress/cards.yaml:83:7\n1540 rules/march_of_progress/cards.yaml:91:7\n1558 rules/march_of_progress/cards.yaml:69:7\n1563 rules/march_of_progress/cards.yaml:70:7\n1564 rules/march_of_progress/cards.yaml:71:11\n1565 rules/march_of_progress/cards.yaml:72:11\n1566 rules/march_of_progress/cards.yaml:73:7\n1577 rules/march_of_progress/cards.yaml:74:7\n1578 rules/march_of_progress/cards.yaml:75:7\n1592 rules/march_of_progress/cards.yaml:11:7\n1597 rules/march_of_progress/cards.yaml:12:7\n1598 rules/march_of_progress/cards.yaml:13:11\n1599 rules/march_of_progress/cards.yaml:14:11\n1600 rules/march_of_progress/cards.yaml:15:7\n1611 rules/march_of_progress/cards.yaml:16:7\n1612 rules/march_of_progress/cards.yaml:17:11\n1613 rules/march_of_progress/cards.yaml:18:7\n1631 rules/march_of_progress/cards.yaml:19:7\n1650 rules/march_of_progress/cards.yaml:27:7\n1655 rules/march_of_progress/cards.yaml:28:7\n1656 rules/march_of_progress/cards.yaml:29:11\n1657 rules/march_of_progress/cards.yaml:30:11\n1658 rules/march_of_progress/cards.yaml:31:7\n1669 rules/march_of_progress/cards.yaml:32:7\n1670 rules/march_of_progress/cards.yaml:33:7\n1671 rules/march_of_progress/cards.yaml:34:11\n1672 rules/march_of_progress/cards.yaml:35:7\n1673 rules/march_of_progress/cards.yaml:36:7\n1683 rules/march_of_progress/cards.yaml:37:7\n1691 rules/march_of_progress/cards.yaml:38:11\n1704 rules/march_of_progress/cards.yaml:39:11\n1705 rules/march_of_progress/cards.yaml:40:15\n1711 rules/march_of_progress/cards.yaml:41:7\n1724 rules/march_of_progress/cards.yaml:42:7\n1725 rules/march_of_progress/cards.yaml:43:11\n1731 rules/march_of_progress/cards.yaml:116:7\n1732 rules/march_of_progress/cards.yaml:117:11\n1734 rules/march_of_progress/cards.yaml:119:11\n1735 rules/march_of_progress/cards.yaml:120:7\n1738 rules/march_of_progress/cards.yaml:121:7\n1741 rules/march_of_progress/cards.yaml:122:7\n1754 rules/march_of_progress/cards.yaml:99:7\n1760 rules/march_of_progress/cards.yaml:100:7\n1761 rules/march_of_progress/cards.yaml:101:11\n1762 rules/march_of_progress/cards.yaml:102:11\n1763 rules/march_of_progress/cards.yaml:103:7\n1774 rules/march_of_progress/cards.yaml:104:7\n1777 rules/march_of_progress/cards.yaml:105:7\n1779 rules/march_of_progress/cards.yaml:106:7\n1800 rules/march_of_progress/rules.yaml:233:7\n1801 rules/march_of_progress/rules.yaml:234:7\n1811 rules/march_of_progress/rules.yaml:235:7\n1818 rules/march_of_progress/rules.yaml:236:7\n1819 rules/march_of_progress/rules.yaml:237:7\n1822 rules/march_of_progress/rules.yaml:238:7\n1823 rules/march_of_progress/rules.yaml:239:7\n1830 rules/march_of_progress/rules.yaml:240:11\n1834 rules/march_of_progress/rules.yaml:242:11\n1841 rules/march_of_progress/rules.yaml:243:11\n1844 rules/march_of_progress/rules.yaml:244:15\n1853 rules/march_of_progress/rules.yaml:245:19\n1855 rules/march_of_progress/rules.yaml:246:19\n1858 rules/march_of_progress/rules.yaml:248:11\n1872 rules/march_of_progress/rules.yaml:273:7\n1881 rules/march_of_progress/rules.yaml:274:11\n1882 rules/march_of_progress/rules.yaml:275:7\n1903 rules/march_of_progress/rules.yaml:264:7\n1930 rules/march_of_progress/rules.yaml:265:11\n1931 rules/march_of_progress/rules.yaml:266:7\n1938 rules/march_of_progress/rules.yaml:257:7\n1954 rules/march_of_progress/flow.yaml:105:7\n1959 rules/march_of_progress/flow.yaml:106:11\n1960 rules/march_of_progress/flow.yaml:107:11\n1980 rules/march_of_progress/flow.yaml:109:15\n1981 rules/march_of_progress/flow.yaml:110:19\n1982 rules/march_of_progress/flow.yaml:111:11\n1983 rules/march_of_progress/flow.yaml:112:15\n1984 rules/march_of_progress/flow.yaml:113:15\n1989 rules/march_of_progress/flow.yaml:114:11\n2022 rules/march_of_progress/rules.yaml:216:7\n2032 rules/march_of_progress/rules.yaml:217:7\n2051 rules/march_of_progress/rules.yaml:218:11\n2052 rules/march_of_progress/rules.yaml:219:11\n2060 rules/march_of_progress/rules.yaml:220:15\n2075 rules/march_of_progress/rules.yaml:221:11\n2078 rules/march_of_progress/rules.yaml:222:7\n2099 rules/march_of_progress/rules.yaml:223:11\n2108 rules/march_of_progress/rules.yaml:224:15\n2121 rules/march_of_progress/rules.yaml:225:15\n2122 rules/march_of_progress/rules.yaml:226:19\n2140 rules/march_of_progress/flow.yaml:88:7\n2154 rules/march_of_progress/flow.yaml:89:11\n2155 rules/march_of_progress/flow.yaml:90:11\n2166 rules/march_of_progress/flow.yaml:8:7\n2167 rules/march_of_progress/flow.yaml:9:11\n2185 rules/march_of_progress/flow.yaml:32:7\n2206 rules/march_of_progress/flow.yaml:34:11\n2209 rules/march_of_progress/flow.yaml:35:11\n2210 rules/march_of_progress/flow.yaml:36:7\n2227 rules/march_of_progress/flow.yaml:54:7\n2241 rules/march_of_progress/flow.yaml:55:11\n2242 rules/march_of_progress/flow.yaml:56:11\n2250 rules/march_of_progress/flow.yaml:57:15\n2255 rules/march_of_progress/flow.yaml:59:15\n2256 rules/march_of_progress/flow.yaml:60:15\n2266 rules/march_of_progress/flow.yaml:61:19\n2279 rules/march_of_progress/flow.yaml:62:19\n2285 rules/march_of_progress/flow.yaml:64:19\n2300 rules/march_of_progress/flow.yaml:65:15\n2307 rules/march_of_progress/flow.yaml:66:15"

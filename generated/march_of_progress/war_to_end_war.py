@@ -263,7 +263,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         v_h = self.f_side_of(S, v_b)
         return self.f_distance(S, v_dest, v_h) < self.f_distance(S, v_start, v_h)
 
-    def f_playable__score(self, S: list[Any], v_me: Any) -> bool:
+    def f_playable__score(self, S: list[Any], v_me: int) -> bool:
         "When SCORE may be played. [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
@@ -335,20 +335,20 @@ class WarToEndWarScenario(MarchOfProgressRules):
         for v_x in v_group:
             N[self.o_e_army__side + v_x] = -1
         _w1 = False
-        for v_a__1 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
+        for v_a__1 in self.ixt_army__owner[v_foe]:
             if N[self.o_e_army__location + v_a__1] == v_dest:
                 _w1 = True
                 break
         if _w1:
             for v_x_2 in [
                 v_a__2
-                for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]
+                for v_a__2 in self.ixt_army__owner[v_p]
                 if N[self.o_e_army__location + v_a__2] == v_dest
             ]:
                 N[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
                 v_a__3
-                for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
+                for v_a__3 in self.ixt_army__owner[v_foe]
                 if N[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 N[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
@@ -360,7 +360,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         N: list[int] = S
         v_all_mine = [
             v_a__1
-            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
+            for v_a__1 in self.ixt_army__owner[v_me]
             if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_all_mine) == 0:
@@ -401,7 +401,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         N: list[int] = S
         v_all_mine = [
             v_a__1
-            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
+            for v_a__1 in self.ixt_army__owner[v_me]
             if N[self.o_e_army__location + v_a__1] >= 0
         ]
         if len(v_all_mine) == 0:
@@ -484,7 +484,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
-            for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
+            for v_a in self.ixt_army__owner[v_att]
             if N[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -497,11 +497,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
             self.q_combat_tie(S, R, v_att, v_where)
         elif v_att_total > v_def_total:
             self.q_combat_loss(S, R, v_foe, v_where)
-            if (self.c_capital_occupation and self.s_e_country__owner[v_where] == v_foe) and len(
+            if (self.c_capital_occupation and self.si_e_country__owner[v_where] == v_foe) and len(
                 v_attackers
             ) > 0:
                 _w1 = False
-                for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
+                for v_a_2 in self.ixt_army__owner[v_att]:
                     if (
                         N[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
@@ -522,7 +522,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if N[self.o_g_attacker] == v_loser and (not self.c_one_loss_when_defender_wins):
             for v_a in [
                 v_a__1
-                for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
+                for v_a__1 in self.ixt_army__owner[v_loser]
                 if N[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
@@ -582,7 +582,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _c1 = v_d
                 N[self.o_p_hand + v_foe] = _take(N[self.o_p_hand + v_foe], _c1)
                 N[self.o_p_discard + v_foe] = N[self.o_p_discard + v_foe] | 1 << _c1
-                S[_REVEALS] += 1
+                N[_REVEALS] = N[_REVEALS] + 1
                 N[self.o_g_defence_plus] = 1
 
     def q_lose_one(self, S: list[Any], R: Callable[[], float], v_p: int, v_where: int) -> None:
@@ -590,7 +590,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         N: list[int] = S
         v_mine = [
             v_a__1
-            for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
+            for v_a__1 in self.ixt_army__owner[v_p]
             if N[self.o_e_army__location + v_a__1] == v_where
         ]
         if len(v_mine) == 0:
@@ -1069,7 +1069,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _c1 = v_d
                 N[self.o_p_hand + v_foe] = _take(N[self.o_p_hand + v_foe], _c1)
                 N[self.o_p_discard + v_foe] = N[self.o_p_discard + v_foe] | 1 << _c1
-                S[_REVEALS] += 1
+                N[_REVEALS] = N[_REVEALS] + 1
                 N[self.o_g_defence_plus] = 1
                 _log(S, 57, (v_foe, v_d))
             pc = 3
