@@ -427,8 +427,10 @@ def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> N
     pick = pick[: pick.index("\n    def ", 1)]
     assert "def q_turn__pick(self, S: list[Any], R: Callable[[], float]) -> None:" in pick
     assert "zip(" not in pick
-    assert "        v_c_2: int\n        for _i4, v_p in enumerate(_ps1):\n" in pick
-    assert "            v_c_2 = _ans2[_i4]\n            _c3: int = v_c_2\n" in pick
+    assert "        v_c: int\n        for _i4, v_p in enumerate(_ps1):\n" in pick
+    assert "            v_c = _ans2[_i4]\n            _c3: int = v_c\n" in pick
+    # the playable cards of a hand as a set: only the cards with a condition are tested
+    assert "self.playable_in(S, N[self.o_p_hand + v_p], v_p)" in pick
     assert "N[self.o_p_hand + v_p] = _take(N[self.o_p_hand + v_p], _c3)" in pick
     assert "N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3" in pick
     # ATTACK+1's discarded card may be none: untyped, and moved all the same

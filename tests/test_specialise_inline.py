@@ -83,6 +83,6 @@ def test_an_argument_that_calls_is_bound_once_and_take_of_it_left_alone() -> Non
 def test_the_engines_inline_the_hot_helpers() -> None:
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
     body = text.split("def q_turn__pick(")[1].split("\n    def ")[0]
-    # the playable cards of a hand kept as a set (_w3), drawn from without a list
-    assert "_BITS8[_m1]" in body and "_BITS8[_w3]" in body
+    # the playable cards of a hand as a set, drawn from without a list
+    assert "_BITS8[_m1]" in body and "_m1 := self.playable_in(" in body
     assert "_pick(R, _o2)" in body and "_o2[int(R() * _n3)]" in body

@@ -145,4 +145,16 @@ def dispatch_methods(
             "    return bool(self.card_playable[c](S, p))",
         ]
     )
+    out["playable_in"] = "\n".join(
+        [
+            "def playable_in(self, S: list[Any], m: int, p: int) -> int:",
+            '    """The cards of set m player p may play: those without a `playable` condition,',
+            '    and those whose condition holds (tested in the order of the cards)."""',
+            "    k = m & ~self.card_conditioned",
+            "    for c in _bits(m & self.card_conditioned):",
+            "        if self.playable(S, c, p):",
+            "            k = k | 1 << c",
+            "    return k",
+        ]
+    )
     return out

@@ -330,7 +330,25 @@ class ExprGen:
                 pred = self.card_predicate(e.cond, e.var)
                 if pred is not None:
                     return f"({src} & {pred})"
+                player = self.playable_test(e.cond, e.var)
+                if player is not None:
+                    return f"self.playable_in(S, {src}, {player})"
         return None
+
+    def playable_test(self, cond: Expr, var: str) -> str | None:
+        """For a filter ``playable(var, p)`` of a set of cards, ``p`` a player named by a name
+        (it reads the same for every card, and reading it once cannot fail): the code of
+        ``p``, which ``playable_in`` (dispatch.py) is given with the set."""
+        if not (isinstance(cond, Call) and cond.func == "playable" and len(cond.args) == 2):
+            return None
+        if isinstance(cond.ref, ir.Routine):  # a function of the rules of that name
+            return None
+        card, player = cond.args
+        if not (isinstance(card, Name) and card.id == var and isinstance(player, Name)):
+            return None
+        if player.id == var or not self.never_none(player):
+            return None
+        return self.expr(player)
 
     def card_predicate(self, cond: Expr, var: str) -> str | None:
         """A mask of the cards for which ``cond`` holds, if ``cond`` reads only fixed card

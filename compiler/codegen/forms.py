@@ -639,6 +639,8 @@ class PlainForms:
         self.line(out, ind, f"{ps} = tuple({self.iterable(s.iter)})")
         self.scope.push()
         var = self.scope.declare(s.var)
+        if s.var not in self.reassigned and self.eg.elements_never_none(s.iter):
+            self.eg.ints.add(var)
         self.line(out, ind, f"{ans} = [")
         self.line(out, ind + 1, f"{self.random_decision(first.value)} for {var} in {ps}")
         self.line(out, ind, "]")

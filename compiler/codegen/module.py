@@ -584,6 +584,7 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         for name in ("flow_ix", "card_ix"):
             lines.append(f"    {name}: tuple[int, ...]")
         lines.append("    flow_loop: int")
+        lines.append("    card_conditioned: int")
     for name, typ in sorted(cls.attrs.items()):
         lines.append(f"    {name}: {typ}")
     for name, (_key, typ) in sorted(cls.tabulated.items()):
