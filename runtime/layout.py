@@ -212,7 +212,9 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
     attributes ``ref_attrs`` names (a player or a record: an index), ``ixt_<type>__<attr>``:
     ``ix_<type>__<attr>`` as a tuple indexed by the value, the records of none last (no dict
     lookup), and where one may be none, ``si_e_<type>__<attr>``: the values, -1 for none. From card
-    attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value) and ``card_all``.
+    attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value), for each enum
+    ``e_<enum>`` the masks by its values' positions, ``mkt_card__<attr>__<enum>``, and
+    ``card_all``.
     """
     d = dict(primary)
     for row in rows:
@@ -259,6 +261,12 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
             for i, v in enumerate(values):
                 masks[v] = masks.get(v, 0) | (1 << i)
             d["mk_card__" + key[5:]] = masks
+    # the cards with each value of an enum, by the value's position in the enum (a card
+    # attribute of that enum looked up in a loop over its values: compiler/codegen/ordinals.py)
+    enums = {k[2:]: v for k, v in primary.items() if k.startswith("e_") and _scalars(v)}
+    for key in [k for k in d if k.startswith("mk_card__")]:
+        for enum, values in enums.items():
+            d[f"mkt_card__{key[9:]}__{enum}"] = tuple(d[key].get(v, 0) for v in values)
     for path, kind in primary.get("ref_attrs", {}).items():
         if "ix_" + path in d:
             by_value = d["ix_" + path]

@@ -29,6 +29,7 @@ from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
 from .inline_calls import inline_functions
 from .nonone import never_none
+from .ordinals import enum_ordinals
 from .purefn import table_type, tabulable, use_tables
 from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
@@ -474,6 +475,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
             cls.attrs[name] = attr_type(name, [d[name] for d in datas.values() if name in d])
     tabulate_functions({id(c): c for c in classes.values()}.values(), classes[root_sid], games)
     inline_functions(classes, compiled, root_sid)
+    enum_ordinals(classes, compiled)
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()
