@@ -68,6 +68,7 @@ __all__ = [
     "nth",
     "reverse",
     "take",
+    "take_card",
     "remove",
     "uniq",
     "pick",
@@ -185,6 +186,13 @@ def take(m: int, c: Any) -> int:
     if not (m >> k) & 1:
         raise RulesError(f"card {c!r} is not in the zone it is moved from")
     return m & ~(1 << k)
+
+
+def take_card(m: int, c: int) -> int:
+    """``take`` of a card that cannot be none (typed: the native build passes it unboxed)."""
+    if not (m >> c) & 1:
+        raise RulesError(f"card {c!r} is not in the zone it is moved from")
+    return m & ~(1 << c)
 
 
 def remove(t: tuple[Any, ...], c: Any) -> tuple[Any, ...]:

@@ -321,7 +321,8 @@ def test_data_attributes_are_typed_as_precisely_as_every_scenario_allows() -> No
     # the generated engine declares them so
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
     assert "    all_army: tuple[int, ...]\n" in text
-    assert "    ix_army__owner: dict[Any, tuple[int, ...]]\n" in text
+    assert "    ixt_army__owner: tuple[tuple[int, ...], ...]\n" in text
+    assert "    si_e_country__owner: tuple[int, ...]\n" in text
 
 
 def test_methods_reading_int_slots_bind_the_int_view_after_their_docstring() -> None:
@@ -431,7 +432,7 @@ def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> N
     assert "            v_c = _ans2[_i4]\n            _c3: int = v_c\n" in pick
     # the playable cards of a hand as a set: only the cards with a condition are tested
     assert "self.playable_in(S, N[self.o_p_hand + v_p], v_p)" in pick
-    assert "N[self.o_p_hand + v_p] = _take(N[self.o_p_hand + v_p], _c3)" in pick
+    assert "N[self.o_p_hand + v_p] = _take_card(N[self.o_p_hand + v_p], _c3)" in pick
     assert "N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3" in pick
     # ATTACK+1's discarded card may be none: untyped, and moved all the same
     assert (
@@ -443,6 +444,10 @@ def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> N
     assert "def playable(self, S: list[Any], c: int, p: int) -> bool:" in text
     assert "def f_playable__score(self, S: list[Any], v_me: int) -> bool:" in text
     assert "N[_REVEALS] = N[_REVEALS] + 1" in text and "S[_REVEALS] +=" not in text
+    # a new turn counts through N and writes its log line only while the log is on
+    turn = text[text.index("    def next_turn(") :]
+    turn = turn[: turn.index("\n    def ", 1)]
+    assert "N[_TURN] = turn" in turn and "if S[_LOG] is not False:\n            _log(" in turn
 
 
 def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(

@@ -376,3 +376,13 @@ def test_compact_literals_are_the_same_tuples(seed: int) -> None:
     assert [type(x) for x in back] == [type(x) for x in v]
     if len(repr(v)) > 56:
         assert len(text) < len(repr(v)) or "*(" in text
+
+
+def test_take_card_is_take_of_a_card_never_none() -> None:
+    for m in range(64):
+        for c in range(7):
+            if m >> c & 1:
+                assert prelude.take_card(m, c) == prelude.take(m, c) == m & ~(1 << c)
+            else:
+                with pytest.raises(RulesError, match="not in the zone"):
+                    prelude.take_card(m, c)

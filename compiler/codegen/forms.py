@@ -517,7 +517,8 @@ class PlainForms:
         src, sinfo = self.zone(out, ind, s.src_zone)
         dst, dinfo = self.zone(out, ind, s.dst_zone)
         if sinfo.kind == "set":
-            self.line(out, ind, f"{src} = _take({src}, {item})")
+            take = "_take_card" if typed else "_take"  # a card never none: passed unboxed
+            self.line(out, ind, f"{src} = {take}({src}, {item})")
         else:
             self.line(out, ind, f"{src} = _remove({src}, {item})")
         if dinfo.kind == "set":  # not `|=`: mypyc augments a list item as an object

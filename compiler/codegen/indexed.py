@@ -69,13 +69,14 @@ def index_of(
     """The code of the records of ``tname`` whose fixed attribute ``attr`` has the value
     ``key`` (code): ``ix_T__A``'s entry, or where ``A`` names a player or a record and the
     key is a name, ``ixt_T__A`` indexed by it (none by -1, its last entry: one subscript, of
-    one type, which the native build iterates as ints). A key ``never_none`` (an int) is not
-    tested against None: the native build would box it to compare."""
+    one type, which the native build iterates as ints). A key ``never_none`` (an int), any
+    expression, indexes it as it is: not tested against None, which the native build would box
+    it to compare, so read once."""
+    if f"ixt_{tname}__{attr}" in data and never_none:
+        return f"self.ixt_{tname}__{attr}[{key}]"  # read once: any expression
     if f"ixt_{tname}__{attr}" in data and _PLAIN_KEY.fullmatch(key):
         if key == "None":  # `a == none`: the records without one (typed, for the native build)
             return f"self.ixt_{tname}__{attr}[-1]"
-        if never_none:
-            return f"self.ixt_{tname}__{attr}[{key}]"
         return f"self.ixt_{tname}__{attr}[{key} if {key} is not None else -1]"
     return f"self.ix_{tname}__{attr}.get({key}, ())"
 

@@ -145,9 +145,9 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         _w2 = self.si_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
-            for v_a__1 in self.ix_army__owner.get(
-                (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)), ()
-            ):
+            for v_a__1 in self.ixt_army__owner[
+                (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p))
+            ]:
                 if N[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break

@@ -214,9 +214,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
         _k_v_start: int = -1 if v_start is None else v_start
         v_forts = [
             v_b
-            for v_b in self.ix_army__owner.get(
-                (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)), ()
-            )
+            for v_b in self.ixt_army__owner[
+                (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p))
+            ]
             if N[self.o_e_army__location + v_b] == _k_v_start and S[self.o_e_army__fortified + v_b]
         ]
         _w2 = []
