@@ -1,0 +1,79 @@
+"""Lists of players built in a loop and only read, built as sets (compiler/codegen/
+player_lists.py): the same players in the same order, read the same way, without a list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compile_helpers import REPO
+from rulecraft.compiler.codegen.player_lists import player_lists_as_sets
+from rulecraft.runtime.layout import _BITS8, bits
+from rulecraft.runtime.prelude import head, pick
+
+METHOD = """def q_x(self, S: list[Any], R: Any, v_m: int) -> Any:
+    "Doc."
+    _w1 = []
+    _k = 3
+    for v_p in self.all_player:
+        #@rules.yaml:4:9
+        if v_m >> v_p & 1:
+            _w1.append(v_p)
+    v_actors = _w1
+    if not v_actors:
+        return None
+    n = len(v_actors)
+    return (n, v_actors[0], _pick(R, v_actors), 2 in v_actors, [p for p in v_actors], _k)
+"""
+
+KEPT = [
+    # returned: the caller may use it as a list
+    "def f_x(self, S):\n    _w1 = []\n    for v_p in self.all_player:\n"
+    "        _w1.append(v_p)\n    return _w1\n",
+    # changed afterwards
+    "def f_x(self, S):\n    _w1 = []\n    for v_p in self.all_player:\n"
+    "        _w1.append(v_p)\n    _w1.append(9)\n    return len(_w1)\n",
+    # a copy given to something that may keep it
+    "def f_x(self, S):\n    _w1 = []\n    for v_p in self.all_player:\n"
+    "        _w1.append(v_p)\n    v = _w1\n    self.keep(v)\n",
+    # another value appended, or the loop over something else
+    "def f_x(self, S):\n    _w1 = []\n    for v_p in self.all_player:\n"
+    "        _w1.append(v_p + 1)\n    return len(_w1)\n",
+    "def f_x(self, S):\n    _w1 = []\n    for v_p in self.all_army:\n"
+    "        _w1.append(v_p)\n    return len(_w1)\n",
+    # its value kept by `or`
+    "def f_x(self, S):\n    _w1 = []\n    for v_p in self.all_player:\n"
+    "        _w1.append(v_p)\n    v = _w1 or [0]\n    return v\n",
+]
+
+
+class _Engine:
+    all_player = (0, 1, 2, 3)
+
+
+def _run(code: str, mask: int, seed: int) -> Any:
+    env: dict[str, Any] = {"Any": Any, "_bits": bits, "_BITS8": _BITS8, "_pick": pick}
+    env["_head"] = head
+    exec(code, env)
+    draws = iter([(seed * 0.37) % 1, 0.5, 0.9])
+    return env["q_x"](_Engine(), [], lambda: next(draws), mask)
+
+
+def test_a_list_of_players_only_read_is_built_as_a_set() -> None:
+    out = player_lists_as_sets(METHOD)
+    assert "_w1_m = 0" in out and "_w1_m = _w1_m | 1 << v_p" in out
+    assert "_w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)" in out
+    assert ".append(" not in out and "    #@rules.yaml:4:9\n" in out
+    for mask in range(16):
+        for seed in range(3):
+            assert _run(out, mask, seed) == _run(METHOD, mask, seed)
+
+
+def test_a_list_that_may_be_kept_or_changed_stays_a_list() -> None:
+    for code in KEPT:
+        assert player_lists_as_sets(code) == code, code
+
+
+def test_the_sequence_of_actions_builds_no_list_of_actors() -> None:
+    text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
+    body = text.split("def q_turn__resolve(")[1].split("\n    def ")[0]
+    assert "_w1__i1_m = _w1__i1_m | 1 << v_p__i1" in body and "_w1__i1 = []" not in body
