@@ -77,3 +77,25 @@ def test_the_sequence_of_actions_builds_no_list_of_actors() -> None:
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
     body = text.split("def q_turn__resolve(")[1].split("\n    def ")[0]
     assert "_w1__i1_m = _w1__i1_m | 1 << v_p__i1" in body and "_w1__i1 = []" not in body
+
+
+def test_a_copy_bound_elsewhere_too_is_a_tuple_there_as_well() -> None:
+    # the native build gives a local one type: where the copy of the set (a tuple) is bound
+    # to something else too (the call of a scenario's own function), that is made a tuple
+    code = (
+        "def f_x(self, S, v_g):\n"
+        "    if self.inl_f:\n"
+        "        _w1 = []\n"
+        "        for v_p in self.all_player:\n"
+        "            _w1.append(v_p)\n"
+        "        v = _w1\n"
+        "    else:\n"
+        "        v = self.f_g(S, v_g)\n"
+        "    return len(v)\n"
+    )
+    out = player_lists_as_sets(code)
+    assert "v = tuple(self.f_g(S, v_g))" in out and "_w1_m = 0" in out
+    # bound to another local or to a constant: left a list
+    for other in ("v = v_g", "v = None"):
+        kept = code.replace("v = self.f_g(S, v_g)", other)
+        assert player_lists_as_sets(kept) == kept

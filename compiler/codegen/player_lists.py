@@ -80,8 +80,12 @@ def _rewrite(fn: ast.FunctionDef, block: list[ast.stmt], i: int, parents: dict) 
     adds = [n for b in loop.body for n in ast.walk(b) if _append_of(n, name, loop.target.id)]
     if len(adds) != 1 or len(appends) != 1 or _nested_loop(adds[0], loop, parents):
         return False
-    if not _only_read(fn, name, {id(s.targets[0]), id(appends[0])}, parents, {name}, True):
+    others: list[ast.Assign] = []
+    known = {id(s.targets[0]), id(appends[0])}
+    if not _only_read(fn, name, known, parents, {name}, others):
         return False
+    for other in others:  # a copy's other values: tuples too (one type, for the native build)
+        other.value = ast.Call(ast.Name("tuple", ast.Load()), [other.value], [])
     mask = name + "_m"
     if any(isinstance(n, ast.Name) and n.id == mask for n in ast.walk(fn)):
         return False
@@ -144,18 +148,31 @@ def _nested_loop(n: ast.AST, loop: ast.For, parents: dict) -> bool:
 
 
 def _only_read(
-    fn: ast.FunctionDef, name: str, known: set[int], parents: dict, seen: set[str], own: bool
+    fn: ast.FunctionDef,
+    name: str,
+    known: set[int],
+    parents: dict,
+    seen: set[str],
+    others: list[ast.Assign],
+    own: bool = True,
 ) -> bool:
     """Whether every other use of local ``name`` in ``fn`` only reads a sequence (a tuple
     serves): and where it is copied to a local (``v = name``), every use of that local.
-    ``own``: the list itself, which nothing else may bind; a copy's other bindings give it
-    some other sequence (a list), which is read alike."""
+    ``own``: the list itself, which nothing else may bind; a copy's other bindings
+    (``v = f(...)``, a sequence read alike) are added to ``others``, to be made tuples: the
+    native build gives a local one type."""
     for n in ast.walk(fn):
         if not (isinstance(n, ast.Name) and n.id == name) or id(n) in known:
             continue
         if not isinstance(n.ctx, ast.Load):
-            if own:
+            p = parents.get(id(n))
+            if own or not (
+                isinstance(p, ast.Assign)
+                and p.targets == [n]
+                and not isinstance(p.value, (ast.Constant, ast.Name))
+            ):
                 return False
+            others.append(p)
             continue
         p = parents.get(id(n))
         if isinstance(p, ast.Assign) and len(p.targets) == 1 and p.value is n:
@@ -164,7 +181,8 @@ def _only_read(
                 return False
             if t.id not in seen:
                 seen.add(t.id)
-                if not _only_read(fn, t.id, known, parents, seen, False):
+                known.add(id(t))
+                if not _only_read(fn, t.id, known, parents, seen, others, False):
                     return False
             continue
         if not _reads(n, p, parents):

@@ -1367,7 +1367,7 @@ class MarchOfProgressRules:
                 _w1__i1 = _BITS8[_w1__i1_m] if 0 <= _w1__i1_m < 256 else _bits(_w1__i1_m)
                 v_actors = _w1__i1
             else:
-                v_actors = self.f_actors_of(S, v_grp)
+                v_actors = tuple(self.f_actors_of(S, v_grp))
             if len(v_actors) == 1:
                 self.q_perform(S, R, v_actors[0] if v_actors else _head(v_actors))
             elif len(v_actors) == 2:
