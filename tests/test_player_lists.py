@@ -77,6 +77,9 @@ def test_the_sequence_of_actions_builds_no_list_of_actors() -> None:
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
     body = text.split("def q_turn__resolve(")[1].split("\n    def ")[0]
     assert "_w1__i1_m = _w1__i1_m | 1 << v_p__i1" in body and "_w1__i1 = []" not in body
+    # the armies a player may fortify: a comprehension over a player's armies (6 at most)
+    body = text.split("def q_card__fortify(")[1].split("\n    def ")[0]
+    assert "v_candidates_m = v_candidates_m | 1 << v_a" in body
 
 
 def test_a_copy_bound_elsewhere_too_is_a_tuple_there_as_well() -> None:
@@ -99,3 +102,31 @@ def test_a_copy_bound_elsewhere_too_is_a_tuple_there_as_well() -> None:
     for other in ("v = v_g", "v = None"):
         kept = code.replace("v = self.f_g(S, v_g)", other)
         assert player_lists_as_sets(kept) == kept
+
+
+def test_a_comprehension_of_a_small_kind_only_read_is_a_loop_that_sets_bits() -> None:
+    code = (
+        "def f_x(self, S, v_m):\n"
+        "    v_mine = [v_a for v_a in self.ixt_army__owner[v_m] if v_a != 1 if v_a < 5]\n"
+        "    v_big = [v_b for v_b in self.ixt_area__owner[v_m] if v_b != 1]\n"
+        "    return (len(v_mine), v_mine[0] if v_mine else None, len(v_big))\n"
+    )
+    out = player_lists_as_sets(code, frozenset({"player", "army"}))
+    assert "v_mine_m = 0\n    for v_a in self.ixt_army__owner[v_m]:" in out
+    nested = "if v_a != 1:\n            if v_a < 5:\n                v_mine_m = v_mine_m | 1 << v_a"
+    assert nested in out
+    assert "v_big = [v_b for v_b in self.ixt_area__owner[v_m] if v_b != 1]" in out  # not small
+
+    class _E:
+        ixt_army__owner = ((0, 1, 3, 6), (2, 4, 5, 7))
+        ixt_area__owner = ((0, 1), (1, 2))
+
+    env: dict[str, Any] = {"_bits": bits, "_BITS8": _BITS8}
+    before: dict[str, Any] = {}
+    exec(out, env)
+    exec(code, before)
+    for m in (0, 1):
+        assert env["f_x"](_E(), [], m) == before["f_x"](_E(), [], m)
+    # the comprehension's variable named elsewhere too: a loop would change it, left alone
+    clash = code.replace("return (", "v_a = 9\n    return (v_a, ")
+    assert "v_mine = [v_a for" in player_lists_as_sets(clash, frozenset({"army"}))

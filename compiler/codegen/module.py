@@ -30,7 +30,7 @@ from .exprs import CodegenError, ExprGen, Scope
 from .inline_calls import inline_functions
 from .nonone import never_none
 from .ordinals import enum_ordinals
-from .player_lists import player_lists_as_sets
+from .player_lists import player_lists_as_sets, small_kinds
 from .purefn import table_type, tabulable, use_tables
 from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
@@ -477,10 +477,11 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     tabulate_functions({id(c): c for c in classes.values()}.values(), classes[root_sid], games)
     inline_functions(classes, compiled, root_sid)
     enum_ordinals(classes, compiled)
+    small = small_kinds([c.sd.data for c in compiled.values()])
     for cls in {id(c): c for c in classes.values()}.values():
         for name, text in list(cls.methods.items()):
             if name.startswith(("f_", "p_", "q_")):
-                cls.methods[name] = player_lists_as_sets(text)
+                cls.methods[name] = player_lists_as_sets(text, small)
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()

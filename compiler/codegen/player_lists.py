@@ -1,17 +1,22 @@
-"""A list of players built in a loop and only read, as the set of them: no list per call.
+"""A list of players (or records) built and only read, as the set of them: no list per call.
 
 ``actors_of(grp)``, inlined where its result is kept (``inline_calls.py``), builds a list of
 the players who act: ``_w1 = []``, ``for p in self.all_player: if ...: _w1.append(p)``, six
-times a turn in The March of Progress, each list allocated, filled and freed. Where the list
-is only read afterwards (measured, indexed, iterated, tested for a member or for being empty,
+times a turn in The March of Progress, each list allocated, filled and freed; ``let mine =
+[a for a in armies if a.owner == me and ...]`` builds one per card played. Where the list is
+only read afterwards (measured, indexed, iterated, tested for a member or for being empty,
 drawn from, its first item taken), directly or through a local it is copied to, the loop
-sets bits instead (``_w1_m = _w1_m | 1 << p``) and the list becomes the tuple of those
-players, in increasing order as the loop met them: ``_BITS8[_w1_m]``, a tuple made once for
-all. The same players in the same order, read the same way.
+sets bits instead (``_w1_m = _w1_m | 1 << p``; a comprehension becomes such a loop) and the
+list becomes the tuple of those members, in increasing order as the loop met them:
+``_BITS8[_w1_m]``, a tuple made once for all. The same members in the same order, read the
+same way; a copy's other values (a scenario's own function called instead) are made tuples
+too, since the native build gives a local one type.
 
-Only a loop over every player qualifies (``self.all_player``: a handful, and in increasing
-order); the pass runs on the plain methods once functions are inlined, so a function's list
-is seen where its caller keeps it.
+Only a loop over distinct indices in increasing order, of a kind with at most 8 in every
+scenario (a mask below 256), qualifies: every player or record of such a type
+(``self.all_K``), or those with one value of a fixed attribute (``self.ixt_T__A[k]``, in
+record order). The pass runs on the plain methods once functions are inlined, so a
+function's list is seen where its caller keeps it.
 """
 
 from __future__ import annotations
@@ -24,10 +29,10 @@ from .specialise import method_text, parse_method
 _READERS = frozenset(("len", "_pick", "_pick_optional", "_head", "_bits", "tuple", "list"))
 
 
-def player_lists_as_sets(code: str) -> str:
-    """One method's text with its player lists that are only read built as sets (see the
-    module)."""
-    if ".append(" not in code or "self.all_player" not in code:
+def player_lists_as_sets(code: str, small: frozenset[str] = frozenset({"player"})) -> str:
+    """One method's text with its lists of players (or of the records of a type in ``small``:
+    at most 8 in every scenario) that are only read built as sets (see the module)."""
+    if "self.all_" not in code and "self.ixt_" not in code:
         return code
     tree = parse_method(code)
     fn = tree.body[0]
@@ -37,7 +42,7 @@ def player_lists_as_sets(code: str) -> str:
         i = 0
         while i < len(block):
             parents = {id(c): p for p in ast.walk(fn) for c in ast.iter_child_nodes(p)}
-            changed |= _rewrite(fn, block, i, parents)
+            changed |= _rewrite(fn, block, i, parents, small)
             i += 1
     if not changed:
         return code
@@ -55,67 +60,135 @@ def _blocks(fn: ast.FunctionDef) -> list[list[ast.stmt]]:
     return out
 
 
-def _rewrite(fn: ast.FunctionDef, block: list[ast.stmt], i: int, parents: dict) -> bool:
-    """If ``block[i]`` starts a list of players only read (``T = []``, statements that do not
-    name ``T``, the loop that appends), rewrite it in place; whether it did."""
+def _rewrite(
+    fn: ast.FunctionDef, block: list[ast.stmt], i: int, parents: dict, small: frozenset[str]
+) -> bool:
+    """If ``block[i]`` builds a list of players only read, rewrite it in place; whether it
+    did. Either the loop a comprehension was lowered to (``T = []``, statements that do not
+    name ``T``, the loop that appends) or the comprehension itself (``T = [x for x in ...
+    if ...]``, which becomes such a loop)."""
     s = block[i]
-    if not (
-        isinstance(s, ast.Assign)
-        and len(s.targets) == 1
-        and isinstance(s.targets[0], ast.Name)
-        and isinstance(s.value, ast.List)
-        and not s.value.elts
-    ):
+    if not (isinstance(s, ast.Assign) and len(s.targets) == 1):
+        return False
+    if not isinstance(s.targets[0], ast.Name):
         return False
     name = s.targets[0].id
-    j = i + 1
-    while j < len(block) and not isinstance(block[j], ast.For) and not _names(block[j], name):
-        j += 1
-    loop = block[j] if j < len(block) else None
-    if not isinstance(loop, ast.For):
+    mask = name + "_m"
+    if any(isinstance(n, ast.Name) and n.id == mask for n in ast.walk(fn)):
         return False
-    if not (_all_players(loop.iter) and isinstance(loop.target, ast.Name) and not loop.orelse):
-        return False
-    appends = [n for n in ast.walk(loop) if _names(n, name) and isinstance(n, ast.Name)]
-    adds = [n for b in loop.body for n in ast.walk(b) if _append_of(n, name, loop.target.id)]
-    if len(adds) != 1 or len(appends) != 1 or _nested_loop(adds[0], loop, parents):
+    update = ast.Assign(
+        [ast.Name(mask, ast.Store())],
+        ast.BinOp(ast.Name(mask, ast.Load()), ast.BitOr(), ast.Constant(0)),  # the bit, below
+        lineno=0,
+    )
+    if isinstance(s.value, ast.ListComp):
+        loop, j = _comp_loop(fn, s.value, update, small), i
+        if loop is None:
+            return False
+        known = {id(s.targets[0])}
+    elif isinstance(s.value, ast.List) and not s.value.elts:
+        j = i + 1
+        while j < len(block) and not isinstance(block[j], ast.For) and not _names(block[j], name):
+            j += 1
+        loop = block[j] if j < len(block) else None
+        if not (
+            isinstance(loop, ast.For)
+            and _small_source(loop.iter, small)
+            and isinstance(loop.target, ast.Name)
+            and not loop.orelse
+        ):
+            return False
+        appends = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == name]
+        adds = [n for b in loop.body for n in ast.walk(b) if _append_of(n, name, loop.target.id)]
+        if len(adds) != 1 or len(appends) != 1 or _nested_loop(adds[0], loop, parents):
+            return False
+        known = {id(s.targets[0]), id(appends[0])}
+    else:
         return False
     others: list[ast.Assign] = []
-    known = {id(s.targets[0]), id(appends[0])}
     if not _only_read(fn, name, known, parents, {name}, others):
         return False
     for other in others:  # a copy's other values: tuples too (one type, for the native build)
         other.value = ast.Call(ast.Name("tuple", ast.Load()), [other.value], [])
-    mask = name + "_m"
-    if any(isinstance(n, ast.Name) and n.id == mask for n in ast.walk(fn)):
-        return False
-    s.targets[0].id = mask
-    s.value = ast.Constant(0)
-    bit = ast.BinOp(ast.Constant(1), ast.LShift(), ast.Name(loop.target.id, ast.Load()))
-    update = ast.Assign(
-        [ast.Name(mask, ast.Store())],
-        ast.BinOp(ast.Name(mask, ast.Load()), ast.BitOr(), bit),
-        lineno=0,
+    assert isinstance(loop.target, ast.Name)
+    update.value.right = ast.BinOp(  # type: ignore[attr-defined]
+        ast.Constant(1), ast.LShift(), ast.Name(loop.target.id, ast.Load())
     )
-    _become(adds[0], update)
-    small = ast.Compare(
+    if isinstance(s.value, ast.ListComp):
+        block[i : i + 1] = [_assign(mask, ast.Constant(0)), loop]
+        j = i + 1
+    else:
+        _become(adds[0], update)
+        s.targets[0].id = mask
+        s.value = ast.Constant(0)
+    cut = ast.Compare(
         ast.Constant(0), [ast.LtE(), ast.Lt()], [ast.Name(mask, ast.Load()), ast.Constant(256)]
     )
     table = ast.Subscript(ast.Name("_BITS8", ast.Load()), ast.Name(mask, ast.Load()), ast.Load())
     other = ast.Call(ast.Name("_bits", ast.Load()), [ast.Name(mask, ast.Load())], [])
-    block.insert(
-        j + 1, ast.Assign([ast.Name(name, ast.Store())], ast.IfExp(small, table, other), lineno=0)
-    )
+    block.insert(j + 1, _assign(name, ast.IfExp(cut, table, other)))
     return True
 
 
-def _all_players(e: ast.expr) -> bool:
-    return (
+def small_kinds(datas: list[dict]) -> frozenset[str]:
+    """The players and the types of records with at most 8 in every scenario (``datas``: the
+    engine data of each): a set of them is a mask below 256, its members a tuple of ``_BITS8``."""
+    counts: dict[str, list[int]] = {}
+    for d in datas:
+        for k, v in d.items():
+            if k.startswith("n_") and isinstance(v, int) and not isinstance(v, bool):
+                counts.setdefault(k[2:], []).append(v)
+    return frozenset(k for k, ns in counts.items() if len(ns) == len(datas) and max(ns) <= 8)
+
+
+def _assign(name: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign([ast.Name(name, ast.Store())], value, lineno=0)
+
+
+def _comp_loop(
+    fn: ast.FunctionDef, comp: ast.ListComp, update: ast.stmt, small: frozenset[str]
+) -> ast.For | None:
+    """``[x for x in src if c ...]`` as ``for x in src: if c: ... update``, where ``x`` is
+    the element, ``src`` a small source and ``x`` named nowhere else in ``fn`` (the loop binds
+    it in the method's scope)."""
+    if len(comp.generators) != 1:
+        return None
+    g = comp.generators[0]
+    x = g.target
+    if not (
+        isinstance(x, ast.Name)
+        and isinstance(comp.elt, ast.Name)
+        and comp.elt.id == x.id
+        and not g.is_async
+        and _small_source(g.iter, small)
+    ):
+        return None
+    inside = {id(n) for n in ast.walk(comp)}
+    if any(isinstance(n, ast.Name) and n.id == x.id and id(n) not in inside for n in ast.walk(fn)):
+        return None
+    body: list[ast.stmt] = [update]
+    for cond in reversed(g.ifs):
+        body = [ast.If(cond, body, [])]
+    return ast.For(ast.Name(x.id, ast.Store()), g.iter, body, [], lineno=0)
+
+
+def _small_source(e: ast.expr, small: frozenset[str]) -> bool:
+    """Whether ``e`` gives distinct indices in increasing order, of a kind with few: every
+    player or record of a small type (``self.all_K``), or those with one value of a fixed
+    attribute (``self.ixt_T__A[...]``, in record order)."""
+    if isinstance(e, ast.Subscript):
+        e = e.value
+        prefix = "ixt_"
+    else:
+        prefix = "all_"
+    if not (
         isinstance(e, ast.Attribute)
         and isinstance(e.value, ast.Name)
         and e.value.id == "self"
-        and e.attr == "all_player"
-    )
+        and e.attr.startswith(prefix)
+    ):
+        return False
+    return e.attr[len(prefix) :].split("__")[0] in small
 
 
 def _names(n: ast.AST, name: str) -> bool:
