@@ -86,3 +86,26 @@ def test_the_engines_inline_the_hot_helpers() -> None:
     # the playable cards of a hand as a set, drawn from without a list
     assert "_BITS8[_m1]" in body and "_m1 := self.playable_in(" in body
     assert "_pick(R, _o2)" in body and "_o2[int(R() * _n3)]" in body
+
+
+def test_a_head_guarded_by_a_known_length_is_the_first_item() -> None:
+    from rulecraft.compiler.codegen.specialise import known_heads
+
+    code = (
+        "def q_x(self, S, xs, ys):\n"
+        "    if len(xs) == 1:\n"
+        "        self.f(S, xs[0] if xs else _head(xs))\n"
+        "    elif len(xs) == 2:\n"
+        "        v: int = xs[0] if xs else _head(xs)\n"
+        "        w = ys[0] if ys else _head(ys)\n"
+        "    if len(xs) == 0:\n"
+        "        return xs[0] if xs else _head(xs)\n"
+        "    if len(xs) == 1:\n"
+        "        xs = ys\n"
+        "        return xs[0] if xs else _head(xs)\n"
+    )
+    out = known_heads(code)
+    assert "self.f(S, xs[0])" in out and "v: int = xs[0]\n" in out
+    assert "w = ys[0] if ys else _head(ys)" in out  # another list: its length is not known
+    # a length of 0 says nothing, and a list bound again under the test is another list
+    assert out.count("xs[0] if xs else _head(xs)") == 2

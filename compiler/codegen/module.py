@@ -34,7 +34,7 @@ from .player_lists import player_lists_as_sets, small_kinds
 from .purefn import table_type, tabulable, use_tables
 from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
-from .specialise import guard_logs, inline_helpers, lower_loops
+from .specialise import guard_logs, inline_helpers, known_heads, lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
 _PLAIN = frozenset(("MAX_LOOP",))
@@ -191,7 +191,7 @@ def compile_scenario(sd: ScenarioData, tables: ClassTables) -> Compiled:
 
 def specialise(code: str, sd: ScenarioData) -> str:
     """A plain method through the specialising passes (see ``specialise.py``)."""
-    return guard_logs(inline_helpers(lower_loops(code)))
+    return guard_logs(known_heads(inline_helpers(lower_loops(code))))
 
 
 def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str:

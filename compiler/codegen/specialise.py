@@ -711,3 +711,65 @@ class _Inliner(ast.NodeTransformer):
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(_name(name), list(args), [])
+
+
+# ---------------------------------------------------------------------------- known lengths
+
+
+def known_heads(code: str) -> str:
+    """``xs[0] if xs else _head(xs)`` (``first``, inlined) as ``xs[0]`` where a test
+    ``len(xs) == k`` (k >= 1) guards it and nothing in between binds ``xs``: the list is not
+    empty. The native build otherwise tests a tuple whose length the test fixed by making a
+    new tuple of it."""
+    if "_head(" not in code or "len(" not in code:
+        return code
+    tree = parse_method(code)
+    fn = tree.body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    changed = False
+    for test in [n for n in ast.walk(fn) if isinstance(n, ast.If)]:
+        xs = _nonempty(test.test)
+        if xs is None or any(
+            isinstance(n, ast.Name) and n.id == xs and not isinstance(n.ctx, ast.Load)
+            for s in test.body
+            for n in ast.walk(s)
+        ):
+            continue
+        for s in test.body:
+            for n in ast.walk(s):
+                for field, value in ast.iter_fields(n):
+                    if _guarded_head(value, xs):
+                        setattr(n, field, value.body)  # type: ignore[union-attr]
+                        changed = True
+                    elif isinstance(value, list):
+                        for k, item in enumerate(value):
+                            if _guarded_head(item, xs):
+                                value[k] = item.body  # type: ignore[union-attr]
+                                changed = True
+    return method_text(tree) if changed else code
+
+
+def _nonempty(test: ast.expr) -> str | None:
+    """The local ``xs`` of a test ``len(xs) == k`` with a constant ``k >= 1``."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.comparators[0].value, int)
+        and test.comparators[0].value >= 1
+    ):
+        return None
+    arg = _builtin_call(test.left, "len")
+    return arg.id if isinstance(arg, ast.Name) else None
+
+
+def _guarded_head(e: object, xs: str) -> bool:
+    """Whether ``e`` is ``xs[0] if xs else _head(xs)``."""
+    return (
+        isinstance(e, ast.IfExp)
+        and isinstance(e.test, ast.Name)
+        and e.test.id == xs
+        and ast.unparse(e.body) == f"{xs}[0]"
+        and ast.unparse(e.orelse) == f"_head({xs})"
+    )

@@ -1377,9 +1377,9 @@ class MarchOfProgressRules:
             else:
                 v_actors = tuple(self.f_actors_of(S, v_grp))
             if len(v_actors) == 1:
-                self.q_perform(S, R, v_actors[0] if v_actors else _head(v_actors))
+                self.q_perform(S, R, v_actors[0])
             elif len(v_actors) == 2:
-                v_first_actor: int = v_actors[0] if v_actors else _head(v_actors)
+                v_first_actor: int = v_actors[0]
                 if v_grp == "move" or v_grp == "attack":
                     v_first_actor = (
                         v_actors[0]

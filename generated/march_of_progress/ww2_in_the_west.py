@@ -978,9 +978,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
             v_actors = _w1
             if len(v_actors) == 1:
-                self.q_perform(S, R, v_actors[0] if v_actors else _head(v_actors))
+                self.q_perform(S, R, v_actors[0])
             elif len(v_actors) == 2:
-                v_first_actor: int = v_actors[0] if v_actors else _head(v_actors)
+                v_first_actor: int = v_actors[0]
                 if v_grp == "move" or v_grp == "attack":
                     self.q_german_flip(S, R, "order_choice")
                     v_first_actor = (

@@ -2969,7 +2969,7 @@ class RiseOfTotalitarianismRules:
                 v_lowest_m = v_lowest_m | 1 << v_p_2
         v_lowest = _BITS8[v_lowest_m] if 0 <= v_lowest_m < 256 else _bits(v_lowest_m)
         if len(v_lowest) == 1:
-            v_l: int = v_lowest[0] if v_lowest else _head(v_lowest)
+            v_l: int = v_lowest[0]
             _w1 = False
             for v_q in self.all_player:
                 if v_q != v_l and N[self.o_p_vp + v_q] - N[self.o_p_vp + v_l] < 8:

@@ -2230,7 +2230,7 @@ class WestphaliaRules:
         v_mine = [v_x for v_x in self.ixt_army__owner[v_p] if N[self.o_e_army__location + v_x] >= 0]
         v_held = N[self.o_p_units + v_p]
         if len(v_mine) == 1:
-            v_x_2: int = v_mine[0] if v_mine else _head(v_mine)
+            v_x_2: int = v_mine[0]
             _clamp = min(self.c_army_max, v_held)
             N[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         elif len(v_mine) > 1:
@@ -2454,7 +2454,7 @@ class WestphaliaRules:
         if len(v_mine) == 0:
             pass
         elif len(v_mine) == 1:
-            self.q_activate(S, R, v_mine[0] if v_mine else _head(v_mine))
+            self.q_activate(S, R, v_mine[0])
         else:
             v_one: int = (
                 v_mine[0]
