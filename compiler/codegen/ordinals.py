@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .specialise import method_text, parse_method
+from .specialise import become, method_text, parse_method
 
 #: the prefix of a tuple of card masks by an enum's positions (runtime.layout.engine_data)
 PREFIX = "mkt_card__"
@@ -70,7 +70,7 @@ def ordinal_lookups(code: str) -> tuple[str, set[str]]:
             key = f"{PREFIX}{_lookup(call, var)}__{enum}"
             keys.add(key)
             table = ast.Attribute(ast.Name("self", ast.Load()), key, ast.Load())
-            _become(call, ast.Subscript(table, ast.Name(pos, ast.Load()), ast.Load()))
+            become(call, ast.Subscript(table, ast.Name(pos, ast.Load()), ast.Load()))
     if not keys:
         return code, keys
     return method_text(tree), keys
@@ -114,10 +114,3 @@ def _lookup(n: ast.AST, var: str) -> str | None:
     ):
         return None
     return n.func.value.attr[len("mk_card__") :]
-
-
-def _become(node: ast.AST, new: ast.AST) -> None:
-    """Turn ``node`` into ``new`` in place (its parent keeps pointing at it)."""
-    node.__class__ = new.__class__
-    node.__dict__.clear()
-    node.__dict__.update(new.__dict__)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from .specialise import method_text, parse_method
+from .specialise import assign, become, method_text, parse_method
 
 #: helpers that only read the list they are given (the prelude's, as generated code names them)
 _READERS = frozenset(("len", "_pick", "_pick_optional", "_head", "_bits", "tuple", "list"))
@@ -115,10 +115,10 @@ def _rewrite(
         ast.Constant(1), ast.LShift(), ast.Name(loop.target.id, ast.Load())
     )
     if isinstance(s.value, ast.ListComp):
-        block[i : i + 1] = [_assign(mask, ast.Constant(0)), loop]
+        block[i : i + 1] = [assign(mask, ast.Constant(0)), loop]
         j = i + 1
     else:
-        _become(adds[0], update)
+        become(adds[0], update)
         s.targets[0].id = mask
         s.value = ast.Constant(0)
     cut = ast.Compare(
@@ -126,7 +126,7 @@ def _rewrite(
     )
     table = ast.Subscript(ast.Name("_BITS8", ast.Load()), ast.Name(mask, ast.Load()), ast.Load())
     other = ast.Call(ast.Name("_bits", ast.Load()), [ast.Name(mask, ast.Load())], [])
-    block.insert(j + 1, _assign(name, ast.IfExp(cut, table, other)))
+    block.insert(j + 1, assign(name, ast.IfExp(cut, table, other)))
     return True
 
 
@@ -139,10 +139,6 @@ def small_kinds(datas: list[dict]) -> frozenset[str]:
             if k.startswith("n_") and isinstance(v, int) and not isinstance(v, bool):
                 counts.setdefault(k[2:], []).append(v)
     return frozenset(k for k, ns in counts.items() if len(ns) == len(datas) and max(ns) <= 8)
-
-
-def _assign(name: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign([ast.Name(name, ast.Store())], value, lineno=0)
 
 
 def _comp_loop(
@@ -281,9 +277,3 @@ def _reads(n: ast.Name, p: ast.AST | None, parents: dict) -> bool:
         q = parents.get(id(p))
         return isinstance(q, (ast.If, ast.While, ast.IfExp)) and q.test is p
     return False
-
-
-def _become(node: ast.AST, new: ast.AST) -> None:
-    node.__class__ = new.__class__
-    node.__dict__.clear()
-    node.__dict__.update(new.__dict__)

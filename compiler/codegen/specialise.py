@@ -108,8 +108,16 @@ def _name(n: str, store: bool = False) -> ast.Name:
     return ast.Name(n, ast.Store() if store else ast.Load())
 
 
-def _set(n: str, value: ast.expr) -> ast.stmt:
+def assign(n: str, value: ast.expr) -> ast.Assign:
+    """The statement ``n = value``."""
     return ast.Assign([_name(n, True)], value, lineno=0)
+
+
+def become(node: ast.AST, new: ast.AST) -> None:
+    """Turn ``node`` into ``new`` in place (its parent keeps pointing at it)."""
+    node.__class__ = new.__class__
+    node.__dict__.clear()
+    node.__dict__.update(new.__dict__)
 
 
 def _set_target(target: ast.expr, value: ast.expr) -> ast.stmt:
@@ -230,15 +238,15 @@ class _Lowerer:
         self.changed = True
         inner: list[ast.stmt] = []
         if fold == "any":
-            pre.append(_set(t, ast.Constant(False)))
+            pre.append(assign(t, ast.Constant(False)))
             elt = self.expr(comp.elt, inner)
-            inner.append(ast.If(elt, [_set(t, ast.Constant(True)), ast.Break()], []))
+            inner.append(ast.If(elt, [assign(t, ast.Constant(True)), ast.Break()], []))
         elif fold == "sum":
-            pre.append(_set(t, ast.Constant(0)))
+            pre.append(assign(t, ast.Constant(0)))
             elt = self.expr(comp.elt, inner)
             inner.append(ast.AugAssign(_name(t, True), ast.Add(), elt))
         else:
-            pre.append(_set(t, ast.Constant(0)))
+            pre.append(assign(t, ast.Constant(0)))
             if not isinstance(comp.elt, (ast.Name, ast.Constant)):
                 # len() does not look at the elements, but they are still computed
                 inner.append(ast.Expr(self.expr(comp.elt, inner)))
@@ -261,7 +269,7 @@ class _Lowerer:
         # lowered inside, or a value bound by a `for`: as statements of the loop's body
         t = self.tmp()
         self.changed = True
-        pre.append(_set(t, ast.List([], ast.Load())))
+        pre.append(assign(t, ast.List([], ast.Load())))
         inner: list[ast.stmt] = []
         value = self.expr(comp.elt, inner)
         append = ast.Attribute(_name(t), "append", ast.Load())
@@ -277,11 +285,11 @@ class _Lowerer:
         members come in the same (increasing) order, without a list built item by item."""
         t = self.tmp()
         self.changed = True
-        pre.append(_set(t, ast.Constant(0)))
+        pre.append(assign(t, ast.Constant(0)))
         (g,) = comp.generators
         assert isinstance(g.target, ast.Name)
         member = ast.BinOp(ast.Constant(1), ast.LShift(), _name(g.target.id))
-        inner: list[ast.stmt] = [_set(t, ast.BinOp(_name(t), ast.BitOr(), member))]
+        inner: list[ast.stmt] = [assign(t, ast.BinOp(_name(t), ast.BitOr(), member))]
         pre.extend(self.nest(comp.generators, inner))
         return _call("_bits", _name(t))
 
@@ -317,10 +325,10 @@ class _Lowerer:
         if not any(sub for sub, _v in subs):
             return ast.BoolOp(e.op, [first, *(v for _s, v in subs)])
         t = self.tmp()
-        pre.append(_set(t, first))
+        pre.append(assign(t, first))
         body: list[ast.stmt] = []
         for sub, v in reversed(subs):
-            step = [*sub, _set(t, v)]
+            step = [*sub, assign(t, v)]
             if body:
                 step.append(body[0])
             test: ast.expr = _name(t)
@@ -338,7 +346,7 @@ class _Lowerer:
         if not sb and not so:
             return ast.IfExp(test, body, orelse)
         t = self.tmp()
-        pre.append(ast.If(test, [*sb, _set(t, body)], [*so, _set(t, orelse)]))
+        pre.append(ast.If(test, [*sb, assign(t, body)], [*so, assign(t, orelse)]))
         return _name(t)
 
     def generic(self, e: ast.expr, pre: list[ast.stmt]) -> ast.expr:
@@ -376,7 +384,7 @@ class _Lowerer:
             pre.extend(sub)
             if i < last and _calls(v):
                 t = self.tmp()
-                pre.append(_set(t, v))
+                pre.append(assign(t, v))
                 v = _name(t)
             new.append(v)
         _replace(e, new)
