@@ -74,6 +74,8 @@ def _branches(module_file: str, cls: str, method: str) -> dict[int, str] | None:
                             eq = isinstance(test.test.ops[0], ast.Eq)
                             if eq and isinstance(n, ast.Constant) and isinstance(n.value, int):
                                 call = test.body[0]
+                                if isinstance(call, ast.If):  # playable_in: `if f(...): k = ...`
+                                    call = ast.Expr(call.test)
                                 target = call.value if isinstance(call, ast.Return) else call
                                 assert isinstance(target, (ast.Expr, ast.Call))
                                 c = target.value if isinstance(target, ast.Expr) else target
@@ -113,6 +115,7 @@ def test_every_scenarios_steps_and_cards_call_what_the_tables_hold(game: str) ->
         plays = _chain_of(engine, "play_q")
         ps = _chain_of(engine, "play_p")
         playable = _chain_of(engine, "playable")
+        kept = _chain_of(engine, "playable_in")
         for c, i in enumerate(engine.card_ix):
             f = engine.card_q[c] or engine.card_p[c]
             if f is not None:
@@ -121,6 +124,7 @@ def test_every_scenarios_steps_and_cards_call_what_the_tables_hold(game: str) ->
                 assert ps[i] == engine.card_p[c].__name__, (sid, d["id_card"][c])
             if engine.card_playable[c] is not None:
                 assert playable[i] == engine.card_playable[c].__name__, (sid, d["id_card"][c])
+                assert kept[i] == engine.card_playable[c].__name__, (sid, d["id_card"][c])
 
 
 def test_the_engines_call_steps_and_cards_directly() -> None:
@@ -134,3 +138,100 @@ def test_the_engines_call_steps_and_cards_directly() -> None:
         encoding="utf-8"
     )
     assert "def q_main(" in pbom and "self.p_turn__neutral_card_back(S)" in pbom
+
+
+class _Stop(Exception):
+    pass
+
+
+def _calls_of_q_main(have: set[str], turn: tuple[str, ...], flow: tuple[Any, ...], k: int):
+    """The steps ``q_main`` (generated for a class with the methods ``have``, the game's turn
+    ``turn``) calls for a scenario whose flow is ``flow`` (None: the next turn), from step
+    ``k``, until the 12th call."""
+    steps = tuple(dict.fromkeys(n for n in flow if n is not None))
+    text = dispatch_methods(have.__contains__, steps, (), turn)["q_main"]
+    namespace: dict[str, Any] = {"Any": Any, "Callable": Any}
+    exec(text, namespace)  # noqa: S102 - generated text, run to follow the calls
+    called: list[str] = []
+
+    def log(name: str) -> Any:
+        def step(self: Any, *args: Any) -> None:
+            called.append(name)
+            if len(called) == 12:
+                raise _Stop
+
+        return step
+
+    loop = flow.index(None)
+
+    class Fake:
+        FLOW_TURN = turn
+        flow_ix = tuple(-1 if n is None else steps.index(n) for n in flow)
+        flow_loop = loop
+        flow_turn = flow[loop + 1 :] == turn
+        flow_q: tuple[Any, ...] = ()
+        next_turn = log("next")
+
+    for name in have:
+        setattr(Fake, name, log(name[2:]))
+    Fake.flow_q = tuple(
+        (None, False) if n is None else (getattr(Fake, "q_" + n, None), True) for n in flow
+    )
+    with pytest.raises(_Stop):
+        namespace["q_main"](Fake(), [], None, k)
+    return called, text
+
+
+def test_a_scenario_that_plays_the_games_turn_plays_it_straight_on() -> None:
+    have = {"q_s", "q_a", "p_b", "q_c"}
+    flow = ("s", None, "a", "b", "c")
+    straight, text = _calls_of_q_main(have, ("a", "b", "c"), flow, 3)
+    assert "    while True:\n        self.next_turn(S)\n        self.q_a(S, R)\n" in text
+    assert "        self.p_b(S)\n        self.q_c(S, R)" in text
+    # the same calls as the chain makes step by step (a turn that is not the game's)
+    chained, _ = _calls_of_q_main(have, ("a", "c"), flow, 3)
+    expected = ["b", "c"] + ["next", "a", "b", "c"] * 2 + ["next", "a"]
+    assert straight == chained == expected
+    from_setup, _ = _calls_of_q_main(have, ("a", "b", "c"), flow, 0)
+    assert from_setup[:6] == ["s", "next", "a", "b", "c", "next"]
+    # a class without one of the turn's steps has no straight-line turn
+    assert (
+        "flow_turn"
+        not in dispatch_methods({"q_a"}.__contains__, ("a", "b"), (), ("a", "b"))["q_main"]
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_straight_turn_is_the_scenarios_turn(game: str) -> None:
+    pkg = importlib.import_module(f"rulecraft.generated.{game}")
+    straight = 0
+    for sid, spec in pkg.SPECS.items():
+        engine = spec.engine
+        d = engine.d
+        turn = tuple(d["flow"][d["flow_loop"] + 1 :])
+        assert engine.flow_turn == (turn == engine.FLOW_TURN), sid
+        if engine.flow_turn:
+            straight += 1
+            assert [f.__name__ for f, _ in engine.flow_q[d["flow_loop"] + 1 :]] == [
+                n for n in _straight_calls(engine)
+            ], sid
+    assert straight > 0  # most scenarios play the game's turn
+
+
+def _straight_calls(engine: Any) -> list[str]:
+    """The methods the straight-line turn of the engine's ``q_main`` calls after next_turn."""
+    for cls in type(engine).__mro__:
+        mod = sys.modules[cls.__module__]
+        src = (mod.__file__ or "").rsplit(".", 1)[0].split(".cpython")[0] + ".py"
+        if not Path(src).exists():
+            continue
+        for node in ast.parse(Path(src).read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+                for fn in node.body:
+                    if isinstance(fn, ast.FunctionDef) and fn.name == "q_main":
+                        loop = fn.body[-1]
+                        assert isinstance(loop, ast.While)
+                        names = [ast.unparse(s.value.func) for s in loop.body]
+                        assert names[0] == "self.next_turn"
+                        return [n.removeprefix("self.") for n in names[1:]]
+    raise AssertionError(f"no q_main in {type(engine).__name__}'s classes")

@@ -61,28 +61,47 @@ def _index(branches: list[tuple[int, str]]) -> list[str]:
     return ["    i = self.card_ix[c]"] if branches else []
 
 
+def _step_call(has: Callable[[str], bool], s: str) -> str | None:
+    """The direct call of step ``s`` in the playout form, if the class has it."""
+    if has("q_" + s):
+        return f"self.q_{s}(S, R)"
+    if has("p_" + s):
+        return f"self.p_{s}(S)"
+    return None
+
+
 def dispatch_methods(
-    has: Callable[[str], bool], steps: tuple[str, ...], cards: tuple[str, ...]
+    has: Callable[[str], bool],
+    steps: tuple[str, ...],
+    cards: tuple[str, ...],
+    turn: tuple[str, ...] = (),
 ) -> dict[str, str]:
     """The dispatch methods of a class whose methods (own or inherited) ``has`` tells;
-    ``steps`` and ``cards`` are the game's STEP_NAMES and CARD_NAMES."""
+    ``steps`` and ``cards`` are the game's STEP_NAMES and CARD_NAMES, ``turn`` its
+    FLOW_TURN (the steps of a turn in most of its scenarios)."""
     out: dict[str, str] = {}
     branches = []
     for i, s in enumerate(steps):
-        if has("q_" + s):
-            branches.append((i, f"self.q_{s}(S, R)"))
-        elif has("p_" + s):
-            branches.append((i, f"self.p_{s}(S)"))
+        call = _step_call(has, s)
+        if call is not None:
+            branches.append((i, call))
+    # A scenario whose turn is FLOW_TURN (``flow_turn``) plays it as straight-line code from
+    # the first turn that starts in the playout: no step looked up in the chain.
+    straight = [_step_call(has, s) for s in turn]
+    if not turn or None in straight:
+        straight = []
     out["q_main"] = "\n".join(
         [
             f"def q_main(self, S: list[Any], R: {DRAW}, k: int) -> None:",
             '    """The flow of play from step k on (playout form): each step called directly,',
-            '    the next turn (and whatever replaced it in flow_q) through flow_q."""',
+            "    the next turn (and whatever replaced it in flow_q) through flow_q; a turn that",
+            '    is FLOW_TURN as straight-line code."""',
             "    flow = self.flow_ix",
             "    n = len(flow)",
             "    while True:",
             "        if k >= n:",
             "            k = self.flow_loop",
+            *(["            if self.flow_turn:", "                break"] if straight else []),
             "        i = flow[k]",
             "        k += 1",
             *_chain(
@@ -98,11 +117,14 @@ def dispatch_methods(
                 ],
                 "        ",
             ),
+            *(["    while True:", "        self.next_turn(S)"] if straight else []),
+            *(f"        {c}" for c in straight),
         ]
     )
     q_cards = []
     p_cards = []
     playable = []
+    kept = []
     for i, c in enumerate(cards):
         if has("q_card__" + c):
             q_cards.append((i, f"self.q_card__{c}(S, R, p)"))
@@ -112,6 +134,7 @@ def dispatch_methods(
             p_cards.append((i, f"self.p_card__{c}(S, p)"))
         if has("f_playable__" + c):
             playable.append((i, f"return self.f_playable__{c}(S, p)"))
+            kept.append((i, f"if self.f_playable__{c}(S, p): k = k | 1 << c"))
     out["play_q"] = "\n".join(
         [
             f"def play_q(self, S: list[Any], R: {DRAW}, c: int, p: Any) -> None:",
@@ -151,8 +174,10 @@ def dispatch_methods(
             '    """The cards of set m player p may play: those without a `playable` condition,',
             '    and those whose condition holds (tested in the order of the cards)."""',
             "    k = m & ~self.card_conditioned",
-            "    for c in _bits(m & self.card_conditioned):",
-            "        if self.playable(S, c, p):",
+            "    for c in _BITS8[t] if 0 <= (t := m & self.card_conditioned) < 256 else _bits(t):",
+            *(["        i = self.card_ix[c]"] if kept else []),
+            *_tree(kept, "        ", "continue"),
+            "        if self.card_playable[c](S, p):",
             "            k = k | 1 << c",
             "    return k",
         ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -462,10 +463,13 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     turns = [f[f.index(None) + 1 :] for f in flows] + [f[: f.index(None)] for f in flows]
     steps = tuple(dict.fromkeys(n for f in turns for n in f))
     cards = tuple(sorted({n for c in compiled.values() for n in c.sd.data["id_card"]}))
-    classes[root_sid].names = {"STEP_NAMES": steps, "CARD_NAMES": cards}
+    # the turn most scenarios play (the first scenario's among equals): q_main plays it
+    # as straight-line code where a scenario's turn is it (flow_turn)
+    turn = Counter(tuple(f[f.index(None) + 1 :]) for f in flows).most_common(1)[0][0]
+    classes[root_sid].names = {"STEP_NAMES": steps, "CARD_NAMES": cards, "FLOW_TURN": turn}
     for cls in {id(c): c for c in (classes[s] for s in order)}.values():
         for name, text in dispatch_methods(
-            lambda n, cls=cls: cls.method(n) is not None, steps, cards
+            lambda n, cls=cls: cls.method(n) is not None, steps, cards, turn
         ).items():
             if cls.parent is None or cls.parent.method(name) != text:
                 cls.methods[name] = text
@@ -592,6 +596,7 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         for name in ("flow_ix", "card_ix"):
             lines.append(f"    {name}: tuple[int, ...]")
         lines.append("    flow_loop: int")
+        lines.append("    flow_turn: bool")
         lines.append("    card_conditioned: int")
     for name, typ in sorted(cls.attrs.items()):
         lines.append(f"    {name}: {typ}")

@@ -180,12 +180,15 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
 
     def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
-        the next turn (and whatever replaced it in flow_q) through flow_q."""
+        the next turn (and whatever replaced it in flow_q) through flow_q; a turn that
+        is FLOW_TURN as straight-line code."""
         flow = self.flow_ix
         n = len(flow)
         while True:
             if k >= n:
                 k = self.flow_loop
+                if self.flow_turn:
+                    break
             i = flow[k]
             k += 1
             if i == 0:
@@ -214,6 +217,14 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
                     step(S, R)
                 else:
                     step(S)
+        while True:
+            self.next_turn(S)
+            self.q_turn__pick(S, R)
+            self.p_turn__reveal(S)
+            self.q_turn__resolve(S, R)
+            self.p_turn__cleanup(S)
+            self.p_end__eighteen_vps(S)
+            self.q_end__agreement(S, R)
 
 
 ENGINE = AgeOfMarlboroughScenario(DATA)
