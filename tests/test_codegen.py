@@ -370,7 +370,7 @@ def test_a_decisions_filter_is_kept_as_the_rules_write_it() -> None:
 
 def test_references_never_none_are_typed_int_in_the_plain_forms(tmp_path: Path) -> None:
     # nonone.py: a reference parameter every call passes a value that cannot be none, and a
-    # function whose every result cannot be none, are typed int for the native build; one
+    # function whose every result cannot be none, are typed i64 (an int) for the native build; one
     # that some call may pass none (a field that may hold none, a `none` literal) stays Any
     root = _duel(tmp_path)
     (root / "rules" / "duel" / "rules.yaml").write_text(
@@ -403,17 +403,21 @@ def test_references_never_none_are_typed_int_in_the_plain_forms(tmp_path: Path) 
         encoding="utf-8",
     )
     engine = generate(root)[Path("generated/duel/engine.py")]
-    assert "def f_foe(self, S: list[Any], v_p: int) -> int:" in engine
-    assert "def p_hurt(self, S: list[Any], v_p: int, v_a: int) -> None:" in engine
+    assert "def f_foe(self, S: list[Any], v_p: i64) -> i64:" in engine
+    assert "def p_hurt(self, S: list[Any], v_p: i64, v_a: i64) -> None:" in engine
     assert "def p_maybe(self, S: list[Any], v_p: Any) -> None:" in engine
     # in the committed engines: a card's player and a loop's record are ints; ATTACK+1's
     # discarded card may be none
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
     assert (
-        "def q_card__attack(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:" in text
+        "def q_card__attack(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:" in text
     )
-    assert "def f_enemy(self, S: list[Any], v_p: Any) -> int:" in text
-    assert "v_discarded: Any" in text and "v_discarded: int" not in text
+    assert "def f_enemy(self, S: list[Any], v_p: Any) -> i64:" in text
+    assert "v_discarded: Any" in text and "v_discarded: i64" not in text
+    # ... as i64 (mypyc's native int), and so are the state's offsets; the name is imported
+    # for type checkers only
+    assert "    o_p_hand: i64\n" in text
+    assert "if TYPE_CHECKING:\n    from mypy_extensions import i64\n" in text
 
 
 def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> None:
@@ -428,8 +432,8 @@ def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> N
     pick = pick[: pick.index("\n    def ", 1)]
     assert "def q_turn__pick(self, S: list[Any], R: Callable[[], float]) -> None:" in pick
     assert "zip(" not in pick
-    assert "        v_c: int\n        for _i4, v_p in enumerate(_ps1):\n" in pick
-    assert "            v_c = _ans2[_i4]\n            _c3: int = v_c\n" in pick
+    assert "        v_c: i64\n        for _i4, v_p in enumerate(_ps1):\n" in pick
+    assert "            v_c = _ans2[_i4]\n            _c3: i64 = v_c\n" in pick
     # the playable cards of a hand as a set: only the cards with a condition are tested
     assert "self.playable_in(S, N[self.o_p_hand + v_p], v_p)" in pick
     assert "N[self.o_p_hand + v_p] = _take_card(N[self.o_p_hand + v_p], _c3)" in pick
@@ -442,7 +446,7 @@ def test_the_playout_forms_keep_draws_cards_and_bitmasks_unboxed_natively() -> N
     # a `playable` condition's player is typed int (the runtime passes a seat), and the count
     # of reveals is an int slot, added through N
     assert "def playable(self, S: list[Any], c: int, p: int) -> bool:" in text
-    assert "def f_playable__score(self, S: list[Any], v_me: int) -> bool:" in text
+    assert "def f_playable__score(self, S: list[Any], v_me: i64) -> bool:" in text
     assert "N[_REVEALS] = N[_REVEALS] + 1" in text and "S[_REVEALS] +=" not in text
     # a new turn counts through N and writes its log line only while the log is on
     turn = text[text.index("    def next_turn(") :]
@@ -521,10 +525,10 @@ def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(
     )
     engine = generate(root)[Path("generated/duel/engine.py")]
     for name in ("after_return", "in_branch", "in_and", "each", "bump"):
-        assert f"def p_{name}(self, S: list[Any], v_p: int) -> None:" in engine, name
-    assert "def f_near(self, S: list[Any], v_p: int) -> bool:" in engine
+        assert f"def p_{name}(self, S: list[Any], v_p: i64) -> None:" in engine, name
+    assert "def f_near(self, S: list[Any], v_p: i64) -> bool:" in engine
     # a local every binding of which is not none is typed too; one a decision may leave none
     # is not
-    assert "v_t: int = " in engine and "v_w: int" not in engine and "v_w = " in engine
+    assert "v_t: i64 = " in engine and "v_w: i64" not in engine and "v_w = " in engine
     for name in ("rebound", "in_loop"):
         assert f"def p_{name}(self, S: list[Any], v_p: Any) -> None:" in engine, name

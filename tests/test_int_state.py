@@ -64,15 +64,15 @@ def _method(text: str, name: str) -> str:
 
 def test_a_reference_slot_is_compared_on_ints_where_the_other_side_is_never_none() -> None:
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
-    # `c` typed int (never none, nonone.py): a plain int compare, native in the mypyc build
+    # `c` typed i64 (never none, nonone.py): a plain int compare, native in the mypyc build
     defended = _method(text, "f_defended")
-    assert "v_c: int)" in defended
+    assert "v_c: i64)" in defended
     assert "if N[self.o_e_army__location + v_a__1] == v_c:" in defended
     assert "v_c is not None" not in defended
     # a parameter that may be none (Any to mypyc): compared as its int copy, -1 for none
     armies_in = _method(text, "f_armies_in")
     assert "v_c: Any)" in armies_in
-    assert "_k_v_c: int = -1 if v_c is None else v_c" in armies_in
+    assert "_k_v_c: i64 = -1 if v_c is None else v_c" in armies_in
     assert "if N[self.o_e_army__location + v_a] == _k_v_c" in armies_in
     # a local that may be none: compared as an object, with none as -1
     move = _method(text, "q_card__move_2")

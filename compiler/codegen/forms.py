@@ -51,7 +51,17 @@ from .class_tables import ClassTables
 from .data import ScenarioData
 from .exprs import REFS, CodegenError, ExprGen, Scope, int_slot, int_view, type_kind
 from .indexed import loop_source
-from .pytext import DRAW, doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
+from .pytext import (
+    DRAW,
+    REF,
+    doc_string,
+    is_simple,
+    mark_unused,
+    only_markers,
+    pack,
+    tidy,
+    value_kind,
+)
 
 #: an int written out (a bound or a value known when generating)
 _INT = re.compile(r"-?\d+")
@@ -122,20 +132,20 @@ class PlainForms:
             return "None"
         nn = self.sd.never_none
         if nn is not None and self.r.name in nn.returns:
-            return "int"
+            return REF
         return self.annotation(t)
 
     def never_none_local(self, name: str) -> bool:
-        """Whether the reference local ``name`` is never none (nonone.py): typed ``int`` in
+        """Whether the reference local ``name`` is never none (nonone.py): typed ``REF`` in
         the plain forms (the machine form's frames hold None before a local is bound)."""
         nn = self.sd.never_none
         return self.form != "R" and nn is not None and (self.r.name, name) in nn.locals
 
     def param_annotation(self, name: str, t: ir.Type) -> str:
-        """A parameter's type: ``int`` for a reference never none (nonone.py)."""
+        """A parameter's type: ``REF`` for a reference never none (nonone.py)."""
         nn = self.sd.never_none
         if nn is not None and (self.r.name, name) in nn.params:
-            return "int"
+            return REF
         return self.annotation(t)
 
     # ------------------------------------------------------------------ plain forms
@@ -155,11 +165,11 @@ class PlainForms:
         args += [f"{py}: {ann}" for py, ann in typed]
         # references compared with reference slots on ints (ExprGen.ref_compare): those
         # typed int, and an int copy of the others that no statement assigns
-        self.eg.ints = {py for py, ann in typed if ann == "int"}
+        self.eg.ints = {py for py, ann in typed if ann == REF}
         self.eg.encodable = {
             py
             for (py, t), (name, _), (_py, ann) in zip(params, r.params, typed, strict=True)
-            if ann != "int" and t.kind in REFS and name not in self.reassigned
+            if ann != REF and t.kind in REFS and name not in self.reassigned
         }
         ret = self.returns()
         lines = [f"def {prefix}_{method_stem(r)}({', '.join(args)}) -> {ret}:"]
@@ -167,7 +177,7 @@ class PlainForms:
         body: list[str] = []
         self.simple_body(r.body, body, 1)
         for py in self.eg.int_copies:
-            lines.append(f"    _k_{py}: int = -1 if {py} is None else {py}")
+            lines.append(f"    _k_{py}: {REF} = -1 if {py} is None else {py}")
         lines.extend(body)
         if r.returns.kind != "void" and not ends_in_return(r.body):
             msg = f"{r.name} ended without a value"
@@ -209,7 +219,7 @@ class PlainForms:
                 value = self.random_decision(s.value)
                 py = self.scope.declare(s.name)
                 typed = self.never_none_local(s.name)
-                self.line(out, ind, f"{py}: int = {value}" if typed else f"{py} = {value}")
+                self.line(out, ind, f"{py}: {REF} = {value}" if typed else f"{py} = {value}")
                 return
             value = self.value(s.value)
             py = self.scope.declare(s.name)
@@ -217,7 +227,7 @@ class PlainForms:
             if value == "[]" and self.form != "R":  # a list grown later: typed for mypy(c)
                 self.line(out, ind, f"{py}: list[Any] = []")
             elif self.never_none_local(s.name):
-                self.line(out, ind, f"{py}: int = {value}")
+                self.line(out, ind, f"{py}: {REF} = {value}")
             else:
                 self.line(out, ind, f"{py} = {value}")
             if self.form == "R" and secrecy_of(self.sd).definition(self.r.name, s.name) is s:
@@ -512,7 +522,7 @@ class PlainForms:
 
     def move(self, out: list[str], ind: int, s: Move) -> None:
         item = self.fresh("c")
-        typed = ": int" if self.eg.never_none(s.item) else ""
+        typed = f": {REF}" if self.eg.never_none(s.item) else ""
         self.line(out, ind, f"{item}{typed} = {self.expr(s.item)}")
         src, sinfo = self.zone(out, ind, s.src_zone)
         dst, dinfo = self.zone(out, ind, s.dst_zone)
@@ -665,7 +675,7 @@ class PlainForms:
         i = self.fresh("i")
         if any(re.search(rf"\b{py}\b", line) for line in body):
             if typed:
-                self.line(out, ind, f"{py}: int")
+                self.line(out, ind, f"{py}: {REF}")
             body.insert(0, "    " * (ind + 1) + f"{py} = {ans}[{i}]")
         self.line(out, ind, f"for {i}, {target} in enumerate({ps}):")
         out.extend(body)

@@ -33,7 +33,7 @@ from .nonone import never_none
 from .ordinals import enum_ordinals
 from .player_lists import player_lists_as_sets, small_kinds
 from .purefn import table_type, tabulable, use_tables
-from .pytext import bind_int_view
+from .pytext import I64_IMPORT, REF, bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
 from .specialise import guard_logs, inline_helpers, known_heads, lower_loops
 
@@ -209,7 +209,7 @@ def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str
     assert card.playable is not None
     return "\n".join(
         [
-            f"def f_playable__{card.id}(self, S: list[Any], {me}: int) -> bool:",
+            f"def f_playable__{card.id}(self, S: list[Any], {me}: {REF}) -> bool:",
             f"    {repr('When ' + card.name + ' may be played. [' + str(card.origin.pos) + ']')}",
             f"    #@{card.playable.pos}",
             f"    return bool({gen.expr(card.playable)})",
@@ -262,6 +262,8 @@ def attr_type(key: str, values: list[Any]) -> str:
     if key.startswith("k_"):
         return "Any"
     t = _join([value_type(v) for v in values])
+    if key.startswith("o_") and t == "int":
+        return REF  # a state offset: an index
     if t is None or t == "Any":
         top = {type(v) for v in values}
         return "tuple[Any, ...]" if top == {tuple} else "dict[Any, Any]" if top == {dict} else "Any"
@@ -498,6 +500,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         abi=ABI,
         version=rulecraft_version(),
         classes=classes_code,
+        i64=I64_IMPORT if re.search(rf"\b{REF}\b", classes_code) else "",
     )
     for sid in order:
         b = games[sid].scenario.base
@@ -701,6 +704,7 @@ def scenario_module(
         sources=sorted(set(g.sources)),
         docstring=f"{sc.title}: the data of scenario {sid!r} of {g.title}.",
         class_code=class_code,
+        i64=I64_IMPORT if re.search(rf"\b{REF}\b", class_code) else "",
         runtime_imports=runtime,
         import_lines=import_lines,
         constants=lines,

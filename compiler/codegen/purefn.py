@@ -24,6 +24,7 @@ import ast
 from collections.abc import Iterable
 
 from .. import ir
+from .pytext import REF
 
 #: helpers and builtins that compute a value from their arguments alone (no state, no die)
 PURE_CALLS = frozenset(
@@ -203,5 +204,5 @@ def table_type(code: str) -> str:
     fn = ast.parse(code).body[0]
     assert isinstance(fn, ast.FunctionDef)
     ret = ast.unparse(fn.returns) if fn.returns is not None else "Any"
-    elem = ret if ret in ("int", "bool", "str") else "Any"
+    elem = "int" if ret == REF else ret if ret in ("int", "bool", "str") else "Any"
     return f"tuple[{elem}, ...] | None"

@@ -29,7 +29,7 @@ def mark_unused(code: str, names: list[str]) -> str:
 
 
 _WORD = re.compile(r"\b\w+\b")
-_WRITE = re.compile(r"(?m)^\s*(\w+)(?:: Any|: int)? = ")
+_WRITE = re.compile(r"(?m)^\s*(\w+)(?:: Any|: int|: i64)? = ")
 _FOR = re.compile(r"\bfor (\w+)(?:, (\w+))? in\b")
 
 
@@ -81,6 +81,13 @@ def doc_string(r: ir.Routine) -> str:
 #: ``Any``, so that the native build multiplies and truncates the draw unboxed
 #: (``int(R() * n)``) instead of through generic calls
 DRAW = "Callable[[], float]"
+#: the type of a reference that is never none (a seat, card or record index, nonone.py) and
+#: of a state offset, in the plain forms: mypyc's 64-bit int (``mypy_extensions.i64``), whose
+#: arithmetic and comparisons the native build makes in C, without the checks of an
+#: arbitrary-size int. An index is far within its range. Interpreted, the annotation is
+#: never evaluated; the modules import the name for type checkers only (``I64_IMPORT``).
+REF = "i64"
+I64_IMPORT = "if TYPE_CHECKING:\n    from mypy_extensions import i64"
 
 
 def zero(t: ir.Type) -> str:

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulecraft.runtime import GameSpec, engine_data, register
 
 from . import thirty_years_war as _base
 from .engine import _LOG, MarchOfProgressRules, _end, _log, _lookup, _roll
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
@@ -139,7 +142,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         self.ix_country__kind = d["ix_country__kind"]
         self.t_aom_neutral_vp = d["t_aom_neutral_vp"]
 
-    def f_scores_for(self, S: list[Any], v_p: int, v_c: int) -> bool:
+    def f_scores_for(self, S: list[Any], v_p: i64, v_c: i64) -> bool:
         """No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"""
         N: list[int] = S
         _w2 = self.si_e_country__owner[v_c] == v_p
@@ -156,7 +159,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
             return False
         return self.f_controls(S, v_p, v_c)
 
-    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: int) -> int:
+    def f_vp_die_floor(self, S: list[Any], v_p: i64, v_c: i64) -> int:
         "STRENGTH cannot reduce your home country's VP die below 2. (MOP-AOM-RULE-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:60:5]"
         return 2 if self.si_e_country__owner[v_c] == v_p else 0
 
@@ -253,4 +256,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "145 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n156 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n175 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n178 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n170 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n176 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n177 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n178 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n181 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
@@ -64,6 +64,9 @@ from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq  # noqa: F401
 from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
 # scenario modules import theirs from here); _FIXED_ROLLS marks an engine whose dice
@@ -297,18 +300,18 @@ class MarchOfProgressRules:
     ixt_army__owner: tuple[tuple[int, ...], ...]
     mk_card__group: dict[Any, int]
     mkt_card__group__action_group: tuple[int, ...]
-    o_e_army__fortified: int
-    o_e_army__location: int
-    o_e_army__on_capital: int
-    o_e_country__vp_die: int
-    o_g_initiative: int
-    o_g_vp_stock: int
-    o_p_discard: int
-    o_p_hand: int
-    o_p_played: int
-    o_p_revealed: int
-    o_p_strength: int
-    o_p_vp: int
+    o_e_army__fortified: i64
+    o_e_army__location: i64
+    o_e_army__on_capital: i64
+    o_e_country__vp_die: i64
+    o_g_initiative: i64
+    o_g_vp_stock: i64
+    o_p_discard: i64
+    o_p_hand: i64
+    o_p_played: i64
+    o_p_revealed: i64
+    o_p_strength: i64
+    o_p_vp: i64
     s_e_army__owner: tuple[int, ...]
     s_e_country__adjacent: tuple[tuple[int, ...], ...]
     s_e_country__garrison: tuple[int, ...]
@@ -469,20 +472,20 @@ class MarchOfProgressRules:
                 _w1.append(v_p)
         return _w1
 
-    def f_armies_in(self, S: list[Any], v_p: int, v_c: Any) -> Any:
+    def f_armies_in(self, S: list[Any], v_p: i64, v_c: Any) -> Any:
         "A player's armies in one country. [rules/march_of_progress/rules.yaml:22:3]"
         N: list[int] = S
-        _k_v_c: int = -1 if v_c is None else v_c
+        _k_v_c: i64 = -1 if v_c is None else v_c
         return [
             v_a for v_a in self.ixt_army__owner[v_p] if N[self.o_e_army__location + v_a] == _k_v_c
         ]
 
-    def f_armies_in_play(self, S: list[Any], v_p: int) -> Any:
+    def f_armies_in_play(self, S: list[Any], v_p: i64) -> Any:
         "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
         N: list[int] = S
         return [v_a for v_a in self.ixt_army__owner[v_p] if N[self.o_e_army__location + v_a] >= 0]
 
-    def f_army_value(self, S: list[Any], v_a: int, v_defending: bool) -> int:
+    def f_army_value(self, S: list[Any], v_a: i64, v_defending: bool) -> int:
         "What one army adds to its side's total strength. (MOP-COMBAT-01, MOP-COMBAT-02) [rules/march_of_progress/rules.yaml:66:3]"
         N: list[int] = S
         if S[self.o_e_army__fortified + v_a] and v_defending:
@@ -491,11 +494,11 @@ class MarchOfProgressRules:
             return 1
         return N[self.o_p_strength + self.s_e_army__owner[v_a]]
 
-    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: int, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: i64, v_where: i64, v_discarded: Any) -> int:
         "What ATTACK+1 adds to the attacker's total once the armies joining the attack in `where` are known; `discarded` is the card discarded for it (none: no card, no bonus). (MOP-ATT-03, MOP-ATT-04) [rules/march_of_progress/rules.yaml:110:3]"
         return 0 if v_discarded is None else 1
 
-    def f_controls(self, S: list[Any], v_p: int, v_c: int) -> bool:
+    def f_controls(self, S: list[Any], v_p: i64, v_c: i64) -> bool:
         """Whether player `p` controls country `c`. (MOP-CTRL-01, MOP-CTRL-02, MOP-CTRL-03) [rules/march_of_progress/rules.yaml:37:3]"""
         N: list[int] = S
         if self.s_e_country__kind[v_c] == "neutral":
@@ -532,11 +535,11 @@ class MarchOfProgressRules:
                 break
         return _w5
 
-    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: int) -> int:
+    def f_defence_extra(self, S: list[Any], v_foe: i64, v_where: i64) -> int:
         "What the defender adds to its total in `where` beyond armies and garrison (0 in the base game). (MOP-COMBAT-01) [rules/march_of_progress/rules.yaml:102:3]"
         return 0
 
-    def f_defended(self, S: list[Any], v_p: int, v_c: int) -> bool:
+    def f_defended(self, S: list[Any], v_p: i64, v_c: i64) -> bool:
         """Whether player `p` has an army or a usable garrison in country `c`. [rules/march_of_progress/rules.yaml:59:3]"""
         N: list[int] = S
         _w1 = False
@@ -546,7 +549,7 @@ class MarchOfProgressRules:
                 break
         return _w1 or self.f_garrison_strength(S, v_p, v_c) > 0
 
-    def f_enemy(self, S: list[Any], v_p: Any) -> int:
+    def f_enemy(self, S: list[Any], v_p: Any) -> i64:
         """The other player. [rules/march_of_progress/rules.yaml:8:3]"""
         _w1_m = 0
         for v_q in self.all_player:
@@ -556,7 +559,7 @@ class MarchOfProgressRules:
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
         return _w1[0] if _w1 else _head(_w1)
 
-    def f_garrison_strength(self, S: list[Any], v_p: int, v_c: int) -> int:
+    def f_garrison_strength(self, S: list[Any], v_p: i64, v_c: i64) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
         N: list[int] = S
         _w2 = self.si_e_country__owner[v_c] == v_p
@@ -574,7 +577,7 @@ class MarchOfProgressRules:
             return self.s_e_country__garrison[v_c]
         return 0
 
-    def f_occupied(self, S: list[Any], v_c: int) -> bool:
+    def f_occupied(self, S: list[Any], v_c: i64) -> bool:
         """Whether an enemy army stands on the capital of home country `c`. (MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:29:3]"""
         N: list[int] = S
         _w1 = False
@@ -584,12 +587,12 @@ class MarchOfProgressRules:
                 break
         return _w1
 
-    def f_playable__score(self, S: list[Any], v_me: int) -> bool:
+    def f_playable__score(self, S: list[Any], v_me: i64) -> bool:
         "When SCORE may be played. [rules/march_of_progress/cards.yaml:108:3]"
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
 
-    def f_score_value(self, S: list[Any], v_p: int) -> int:
+    def f_score_value(self, S: list[Any], v_p: i64) -> int:
         """The VPs a SCORE action earns (before the limit of the stock). (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:86:3]"""
         N: list[int] = S
         _w1 = 0
@@ -598,11 +601,11 @@ class MarchOfProgressRules:
                 _w1 += N[self.o_e_country__vp_die + v_c]
         return 1 + _w1
 
-    def f_scores_for(self, S: list[Any], v_p: int, v_c: int) -> bool:
+    def f_scores_for(self, S: list[Any], v_p: i64, v_c: i64) -> bool:
         "Whether a SCORE action counts the VP die of country `c` for player `p`. (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:78:3]"
         return self.f_controls(S, v_p, v_c)
 
-    def f_side_total(self, S: list[Any], v_p: int, v_where: int, v_defending: bool) -> int:
+    def f_side_total(self, S: list[Any], v_p: i64, v_where: i64, v_defending: bool) -> int:
         """A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"""
         N: list[int] = S
         if v_defending:
@@ -619,7 +622,7 @@ class MarchOfProgressRules:
                 _w2 += self.f_army_value(S, v_a_2, False)
         return _w2
 
-    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: int) -> int:
+    def f_vp_die_floor(self, S: list[Any], v_p: i64, v_c: i64) -> int:
         "The lowest value STRENGTH may take the VP die of country `c` to. (MOP-STR-01) [rules/march_of_progress/rules.yaml:94:3]"
         return 0
 
@@ -684,7 +687,7 @@ class MarchOfProgressRules:
                         if S[_LOG] is not False:
                             _log(S, 25, (v_p_2, v_defence, v_armies_def))
 
-    def p_card__recruit(self, S: list[Any], v_me: int) -> None:
+    def p_card__recruit(self, S: list[Any], v_me: i64) -> None:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
         N: list[int] = S
         v_stock_m = 0
@@ -707,12 +710,12 @@ class MarchOfProgressRules:
                 if S[_LOG] is not False:
                     _log(S, 35, (v_me, self.c_army_limit))
             else:
-                v_a_2: int = v_stock[0] if v_stock else _head(v_stock)
+                v_a_2: i64 = v_stock[0] if v_stock else _head(v_stock)
                 N[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
                 if S[_LOG] is not False:
                     _log(S, 36, (v_me, self.s_p_home[v_me]))
 
-    def p_destroy(self, S: list[Any], v_a: int) -> None:
+    def p_destroy(self, S: list[Any], v_a: i64) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         N: list[int] = S
         N[self.o_e_army__location + v_a] = -1
@@ -746,7 +749,7 @@ class MarchOfProgressRules:
         if S[_LOG] is not False:
             _log(S, 17, (_ref(N[self.o_g_initiative]),))
 
-    def p_gain_vp(self, S: list[Any], v_p: int, v_amount: int) -> None:
+    def p_gain_vp(self, S: list[Any], v_p: i64, v_amount: int) -> None:
         """Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"""
         N: list[int] = S
         v_k = min(v_amount, N[self.o_g_vp_stock])
@@ -761,7 +764,7 @@ class MarchOfProgressRules:
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
-    def p_move_army(self, S: list[Any], v_a: int, v_dest: int) -> None:
+    def p_move_army(self, S: list[Any], v_a: i64, v_dest: i64) -> None:
         """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
         N: list[int] = S
         v_start = _ref(N[self.o_e_army__location + v_a])
@@ -774,8 +777,8 @@ class MarchOfProgressRules:
     def p_setup__initiative(self, S: list[Any]) -> None:
         """Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"""
         N: list[int] = S
-        v_p1: int = _o1[0] if (_o1 := self.all_player) else _head(_o1)
-        v_p2: int = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
+        v_p1: i64 = _o1[0] if (_o1 := self.all_player) else _head(_o1)
+        v_p2: i64 = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
         if S[_LOG] is not False:
@@ -806,7 +809,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         for v_p in self.all_player:
             for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_played + v_p]) < 256 else _bits(_m1):
-                _c1: int = v_c
+                _c1: i64 = v_c
                 N[self.o_p_played + v_p] = _take_card(N[self.o_p_played + v_p], _c1)
                 N[self.o_p_revealed + v_p] = N[self.o_p_revealed + v_p] | 1 << _c1
                 N[_REVEALS] = N[_REVEALS] + 1
@@ -883,10 +886,10 @@ class MarchOfProgressRules:
                 k = k | 1 << c
         return k
 
-    def q_attack(self, S: list[Any], R: Callable[[], float], v_me: int, v_plus: bool) -> None:
+    def q_attack(self, S: list[Any], R: Callable[[], float], v_me: i64, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
         N: list[int] = S
-        v_foe: int = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
+        v_foe: i64 = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
         _w4_m = 0
         for v_c in self.all_country:
             _w5 = False
@@ -920,7 +923,7 @@ class MarchOfProgressRules:
             if _w9:
                 _w8 += 1
         v_ready = _w8
-        v_where: int = v_targets[0] if v_targets else _head(v_targets)
+        v_where: i64 = v_targets[0] if v_targets else _head(v_targets)
         if v_ready > 0:
             v_where = (
                 v_targets[0]
@@ -949,7 +952,7 @@ class MarchOfProgressRules:
                 else _bits(_m2)
             )
             if len(v_discardable) > 0:
-                v_d: int = (
+                v_d: i64 = (
                     v_discardable[0]
                     if (_n3 := len(v_discardable)) == 1
                     else v_discardable[int(R() * _n3)]
@@ -964,15 +967,15 @@ class MarchOfProgressRules:
         self.q_join_attack(S, R, v_me, v_where, v_discarded)
         self.q_combat(S, R, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded))
 
-    def q_card__attack(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__attack(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         "card__attack (MOP-ATT-01, MOP-ATT-02, MOP-ATT-05, MOP-ATT-06) [rules/march_of_progress/cards.yaml:77:3]"
         self.q_attack(S, R, v_me, False)
 
-    def q_card__attack_plus_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__attack_plus_1(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07) [rules/march_of_progress/cards.yaml:85:3]"
         self.q_attack(S, R, v_me, True)
 
-    def q_card__fortify(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__fortify(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"""
         N: list[int] = S
         v_candidates_m = 0
@@ -984,7 +987,7 @@ class MarchOfProgressRules:
         )
         if len(v_candidates) == 0:
             return None
-        v_a_2: int = (
+        v_a_2: i64 = (
             v_candidates[0]
             if (_n1 := len(v_candidates)) == 1
             else v_candidates[int(R() * _n1)]
@@ -993,7 +996,7 @@ class MarchOfProgressRules:
         )
         S[self.o_e_army__fortified + v_a_2] = True
 
-    def q_card__move_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__move_1(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"""
         N: list[int] = S
         v_mine_m = 0
@@ -1003,7 +1006,7 @@ class MarchOfProgressRules:
         v_mine = _BITS8[v_mine_m] if 0 <= v_mine_m < 256 else _bits(v_mine_m)
         if len(v_mine) == 0:
             return None
-        v_a: int = (
+        v_a: i64 = (
             v_mine[0]
             if (_n1 := len(v_mine)) == 1
             else v_mine[int(R() * _n1)]
@@ -1012,7 +1015,7 @@ class MarchOfProgressRules:
         )
         if N[self.o_e_army__location + v_a] < 0:
             return None
-        v_dest: int = (
+        v_dest: i64 = (
             _o2[0]
             if (
                 _n3 := len(
@@ -1026,7 +1029,7 @@ class MarchOfProgressRules:
         )
         self.p_move_army(S, v_a, v_dest)
 
-    def q_card__move_2(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__move_2(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"""
         N: list[int] = S
         v_mine_m = 0
@@ -1036,7 +1039,7 @@ class MarchOfProgressRules:
         v_mine = _BITS8[v_mine_m] if 0 <= v_mine_m < 256 else _bits(v_mine_m)
         if len(v_mine) == 0:
             return None
-        v_a: int = (
+        v_a: i64 = (
             v_mine[0]
             if (_n1 := len(v_mine)) == 1
             else v_mine[int(R() * _n1)]
@@ -1061,7 +1064,7 @@ class MarchOfProgressRules:
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a, v_b_2]
-        v_dest: int = (
+        v_dest: i64 = (
             _o2[0]
             if (_n3 := len(_o2 := self.s_e_country__adjacent[v_start])) == 1
             else _o2[int(R() * _n3)]
@@ -1071,7 +1074,7 @@ class MarchOfProgressRules:
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
-    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"
         N: list[int] = S
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
@@ -1085,7 +1088,7 @@ class MarchOfProgressRules:
         N[self.o_p_hand + v_me] = N[self.o_p_hand + v_me] | _z2
         N[self.o_p_revealed + v_me] = 0
 
-    def q_card__strength(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__strength(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"""
         N: list[int] = S
         v_sources_m = 0
@@ -1097,7 +1100,7 @@ class MarchOfProgressRules:
         v_sources = _BITS8[v_sources_m] if 0 <= v_sources_m < 256 else _bits(v_sources_m)
         if len(v_sources) == 0:
             return None
-        v_c_2: int = (
+        v_c_2: i64 = (
             v_sources[0]
             if (_n1 := len(v_sources)) == 1
             else v_sources[int(R() * _n1)]
@@ -1111,11 +1114,11 @@ class MarchOfProgressRules:
         N[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
 
     def q_combat(
-        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+        self, S: list[Any], R: Callable[[], float], v_att: i64, v_where: i64, v_bonus: int
     ) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         N: list[int] = S
-        v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
+        v_foe: i64 = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers_m = 0
         for v_a in self.ixt_army__owner[v_att]:
             if N[self.o_e_army__location + v_a] == v_where and (
@@ -1150,7 +1153,7 @@ class MarchOfProgressRules:
             self.q_combat_loss(S, R, v_att, v_where)
 
     def q_combat_loss(
-        self, S: list[Any], R: Callable[[], float], v_loser: int, v_where: int
+        self, S: list[Any], R: Callable[[], float], v_loser: i64, v_where: i64
     ) -> None:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         N: list[int] = S
@@ -1174,7 +1177,7 @@ class MarchOfProgressRules:
             ),
         )
 
-    def q_combat_tie(self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int) -> None:
+    def q_combat_tie(self, S: list[Any], R: Callable[[], float], v_att: i64, v_where: i64) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
         N: list[int] = S
         for v_a in [
@@ -1198,7 +1201,7 @@ class MarchOfProgressRules:
             self.p_destroy(S, v_a)
 
     def q_defence_bonus(
-        self, S: list[Any], R: Callable[[], float], v_foe: int, v_where: int
+        self, S: list[Any], R: Callable[[], float], v_foe: i64, v_where: i64
     ) -> None:
         "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:250:3]"
         pass
@@ -1223,7 +1226,7 @@ class MarchOfProgressRules:
                 )
 
     def q_join_attack(
-        self, S: list[Any], R: Callable[[], float], v_me: int, v_where: int, v_discarded: Any
+        self, S: list[Any], R: Callable[[], float], v_me: i64, v_where: i64, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         N: list[int] = S
@@ -1304,7 +1307,7 @@ class MarchOfProgressRules:
             self.p_end__eighteen_vps(S)
             self.q_end__agreement(S, R)
 
-    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
         N: list[int] = S
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
@@ -1382,10 +1385,10 @@ class MarchOfProgressRules:
             else _pick(R, _o2)
             for v_p in _ps1
         ]
-        v_c: int
+        v_c: i64
         for _i4, v_p in enumerate(_ps1):
             v_c = _ans2[_i4]
-            _c3: int = v_c
+            _c3: i64 = v_c
             N[self.o_p_hand + v_p] = _take_card(N[self.o_p_hand + v_p], _c3)
             N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3
 
@@ -1406,7 +1409,7 @@ class MarchOfProgressRules:
             if len(v_actors) == 1:
                 self.q_perform(S, R, v_actors[0])
             elif len(v_actors) == 2:
-                v_first_actor: int = v_actors[0]
+                v_first_actor: i64 = v_actors[0]
                 if v_grp == "move" or v_grp == "attack":
                     v_first_actor = (
                         v_actors[0]
@@ -2381,4 +2384,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "465 rules/march_of_progress/rules.yaml:126:7\n476 rules/march_of_progress/rules.yaml:27:7\n483 rules/march_of_progress/rules.yaml:20:7\n488 rules/march_of_progress/rules.yaml:72:7\n489 rules/march_of_progress/rules.yaml:73:11\n490 rules/march_of_progress/rules.yaml:74:15\n491 rules/march_of_progress/rules.yaml:75:11\n492 rules/march_of_progress/rules.yaml:76:7\n496 rules/march_of_progress/rules.yaml:118:7\n501 rules/march_of_progress/rules.yaml:43:7\n502 rules/march_of_progress/rules.yaml:44:11\n518 rules/march_of_progress/rules.yaml:45:7\n519 rules/march_of_progress/rules.yaml:46:11\n528 rules/march_of_progress/rules.yaml:47:7\n537 rules/march_of_progress/rules.yaml:108:7\n542 rules/march_of_progress/rules.yaml:64:7\n551 rules/march_of_progress/rules.yaml:13:7\n562 rules/march_of_progress/rules.yaml:55:7\n574 rules/march_of_progress/rules.yaml:56:11\n575 rules/march_of_progress/rules.yaml:57:7\n580 rules/march_of_progress/rules.yaml:35:7\n590 rules/march_of_progress/cards.yaml:113:15\n595 rules/march_of_progress/rules.yaml:92:7\n603 rules/march_of_progress/rules.yaml:84:7\n608 rules/march_of_progress/rules.yaml:136:7\n609 rules/march_of_progress/rules.yaml:137:11\n614 rules/march_of_progress/rules.yaml:138:7\n624 rules/march_of_progress/rules.yaml:100:7\n629 rules/march_of_progress/rules.yaml:288:7\n630 rules/march_of_progress/rules.yaml:289:11\n641 rules/march_of_progress/rules.yaml:290:11\n642 rules/march_of_progress/rules.yaml:291:15\n644 rules/march_of_progress/rules.yaml:292:15\n645 rules/march_of_progress/rules.yaml:293:19\n652 rules/march_of_progress/rules.yaml:294:19\n657 rules/march_of_progress/rules.yaml:295:19\n658 rules/march_of_progress/rules.yaml:296:19\n659 rules/march_of_progress/rules.yaml:297:19\n664 rules/march_of_progress/rules.yaml:298:19\n665 rules/march_of_progress/rules.yaml:299:19\n666 rules/march_of_progress/rules.yaml:300:19\n667 rules/march_of_progress/rules.yaml:301:19\n668 rules/march_of_progress/rules.yaml:302:19\n669 rules/march_of_progress/rules.yaml:303:23\n672 rules/march_of_progress/rules.yaml:305:23\n675 rules/march_of_progress/rules.yaml:307:23\n677 rules/march_of_progress/rules.yaml:308:19\n678 rules/march_of_progress/rules.yaml:309:23\n681 rules/march_of_progress/rules.yaml:311:23\n684 rules/march_of_progress/rules.yaml:313:23\n690 rules/march_of_progress/cards.yaml:51:7\n695 rules/march_of_progress/cards.yaml:52:7\n696 rules/march_of_progress/cards.yaml:53:11\n699 rules/march_of_progress/cards.yaml:55:11\n707 rules/march_of_progress/cards.yaml:57:11\n710 rules/march_of_progress/cards.yaml:59:11\n711 rules/march_of_progress/cards.yaml:60:11\n712 rules/march_of_progress/cards.yaml:61:11\n718 rules/march_of_progress/rules.yaml:170:7\n719 rules/march_of_progress/rules.yaml:171:7\n720 rules/march_of_progress/rules.yaml:172:7\n725 rules/march_of_progress/flow.yaml:97:7\n731 rules/march_of_progress/flow.yaml:98:11\n732 rules/march_of_progress/flow.yaml:99:11\n741 rules/march_of_progress/flow.yaml:81:7\n746 rules/march_of_progress/flow.yaml:82:7\n752 rules/march_of_progress/rules.yaml:146:7\n753 rules/march_of_progress/rules.yaml:147:7\n755 rules/march_of_progress/rules.yaml:148:7\n757 rules/march_of_progress/rules.yaml:149:7\n758 rules/march_of_progress/rules.yaml:150:11\n761 rules/march_of_progress/rules.yaml:152:11\n767 rules/march_of_progress/rules.yaml:159:7\n768 rules/march_of_progress/rules.yaml:160:7\n769 rules/march_of_progress/rules.yaml:161:7\n770 rules/march_of_progress/rules.yaml:162:7\n771 rules/march_of_progress/rules.yaml:163:7\n777 rules/march_of_progress/flow.yaml:15:7\n778 rules/march_of_progress/flow.yaml:16:7\n779 rules/march_of_progress/flow.yaml:17:7\n780 rules/march_of_progress/flow.yaml:18:7\n781 rules/march_of_progress/flow.yaml:19:7\n783 rules/march_of_progress/flow.yaml:20:7\n788 rules/march_of_progress/flow.yaml:21:11\n789 rules/march_of_progress/flow.yaml:22:11\n790 rules/march_of_progress/flow.yaml:23:11\n792 rules/march_of_progress/flow.yaml:24:7\n793 rules/march_of_progress/flow.yaml:25:7\n799 rules/march_of_progress/flow.yaml:72:7\n800 rules/march_of_progress/flow.yaml:73:11\n807 rules/march_of_progress/flow.yaml:42:7\n808 rules/march_of_progress/flow.yaml:43:11\n809 rules/march_of_progress/flow.yaml:44:15\n813 rules/march_of_progress/flow.yaml:45:15\n889 rules/march_of_progress/rules.yaml:179:7\n890 rules/march_of_progress/rules.yaml:180:7\n909 rules/march_of_progress/rules.yaml:181:7\n910 rules/march_of_progress/rules.yaml:183:11\n911 rules/march_of_progress/rules.yaml:184:7\n923 rules/march_of_progress/rules.yaml:185:7\n924 rules/march_of_progress/rules.yaml:186:7\n925 rules/march_of_progress/rules.yaml:187:11\n933 rules/march_of_progress/rules.yaml:189:11\n934 rules/march_of_progress/rules.yaml:190:11\n935 rules/march_of_progress/rules.yaml:192:15\n936 rules/march_of_progress/rules.yaml:193:11\n937 rules/march_of_progress/rules.yaml:194:7\n938 rules/march_of_progress/rules.yaml:195:7\n939 rules/march_of_progress/rules.yaml:196:11\n951 rules/march_of_progress/rules.yaml:197:11\n952 rules/march_of_progress/rules.yaml:198:15\n959 rules/march_of_progress/rules.yaml:199:15\n963 rules/march_of_progress/rules.yaml:201:15\n964 rules/march_of_progress/rules.yaml:202:7\n965 rules/march_of_progress/rules.yaml:203:7\n969 rules/march_of_progress/cards.yaml:83:7\n973 rules/march_of_progress/cards.yaml:91:7\n978 rules/march_of_progress/cards.yaml:69:7\n985 rules/march_of_progress/cards.yaml:70:7\n986 rules/march_of_progress/cards.yaml:72:11\n987 rules/march_of_progress/cards.yaml:73:7\n994 rules/march_of_progress/cards.yaml:74:7\n999 rules/march_of_progress/cards.yaml:11:7\n1004 rules/march_of_progress/cards.yaml:12:7\n1005 rules/march_of_progress/cards.yaml:14:11\n1006 rules/march_of_progress/cards.yaml:15:7\n1013 rules/march_of_progress/cards.yaml:16:7\n1014 rules/march_of_progress/cards.yaml:17:11\n1015 rules/march_of_progress/cards.yaml:18:7\n1027 rules/march_of_progress/cards.yaml:19:7\n1032 rules/march_of_progress/cards.yaml:27:7\n1037 rules/march_of_progress/cards.yaml:28:7\n1038 rules/march_of_progress/cards.yaml:30:11\n1039 rules/march_of_progress/cards.yaml:31:7\n1046 rules/march_of_progress/cards.yaml:32:7\n1047 rules/march_of_progress/cards.yaml:33:7\n1048 rules/march_of_progress/cards.yaml:34:11\n1049 rules/march_of_progress/cards.yaml:35:7\n1050 rules/march_of_progress/cards.yaml:36:7\n1060 rules/march_of_progress/cards.yaml:37:7\n1061 rules/march_of_progress/cards.yaml:38:11\n1062 rules/march_of_progress/cards.yaml:39:11\n1063 rules/march_of_progress/cards.yaml:40:15\n1064 rules/march_of_progress/cards.yaml:41:7\n1071 rules/march_of_progress/cards.yaml:42:7\n1072 rules/march_of_progress/cards.yaml:43:11\n1077 rules/march_of_progress/cards.yaml:116:7\n1080 rules/march_of_progress/cards.yaml:119:11\n1081 rules/march_of_progress/cards.yaml:120:7\n1084 rules/march_of_progress/cards.yaml:121:7\n1091 rules/march_of_progress/cards.yaml:99:7\n1098 rules/march_of_progress/cards.yaml:100:7\n1099 rules/march_of_progress/cards.yaml:102:11\n1100 rules/march_of_progress/cards.yaml:103:7\n1107 rules/march_of_progress/cards.yaml:104:7\n1110 rules/march_of_progress/cards.yaml:105:7\n1118 rules/march_of_progress/rules.yaml:233:7\n1119 rules/march_of_progress/rules.yaml:234:7\n1126 rules/march_of_progress/rules.yaml:235:7\n1127 rules/march_of_progress/rules.yaml:236:7\n1128 rules/march_of_progress/rules.yaml:237:7\n1131 rules/march_of_progress/rules.yaml:239:7\n1132 rules/march_of_progress/rules.yaml:240:11\n1134 rules/march_of_progress/rules.yaml:242:11\n1135 rules/march_of_progress/rules.yaml:243:11\n1138 rules/march_of_progress/rules.yaml:244:15\n1147 rules/march_of_progress/rules.yaml:245:19\n1150 rules/march_of_progress/rules.yaml:248:11\n1157 rules/march_of_progress/rules.yaml:273:7\n1162 rules/march_of_progress/rules.yaml:274:11\n1163 rules/march_of_progress/rules.yaml:275:7\n1180 rules/march_of_progress/rules.yaml:264:7\n1198 rules/march_of_progress/rules.yaml:265:11\n1204 rules/march_of_progress/rules.yaml:257:7\n1209 rules/march_of_progress/flow.yaml:105:7\n1210 rules/march_of_progress/flow.yaml:106:11\n1211 rules/march_of_progress/flow.yaml:107:11\n1215 rules/march_of_progress/flow.yaml:109:15\n1216 rules/march_of_progress/flow.yaml:110:19\n1217 rules/march_of_progress/flow.yaml:111:11\n1218 rules/march_of_progress/flow.yaml:112:15\n1219 rules/march_of_progress/flow.yaml:113:15\n1230 rules/march_of_progress/rules.yaml:216:7\n1235 rules/march_of_progress/rules.yaml:217:7\n1241 rules/march_of_progress/rules.yaml:218:11\n1242 rules/march_of_progress/rules.yaml:219:11\n1243 rules/march_of_progress/rules.yaml:220:15\n1250 rules/march_of_progress/rules.yaml:221:11\n1251 rules/march_of_progress/rules.yaml:222:7\n1256 rules/march_of_progress/rules.yaml:223:11\n1257 rules/march_of_progress/rules.yaml:224:15\n1258 rules/march_of_progress/rules.yaml:225:15\n1259 rules/march_of_progress/rules.yaml:226:19\n1310 rules/march_of_progress/flow.yaml:88:7\n1311 rules/march_of_progress/flow.yaml:90:11\n1355 rules/march_of_progress/flow.yaml:8:7\n1356 rules/march_of_progress/flow.yaml:9:11\n1367 rules/march_of_progress/flow.yaml:32:7\n1388 rules/march_of_progress/flow.yaml:34:11\n1395 rules/march_of_progress/flow.yaml:54:7\n1396 rules/march_of_progress/flow.yaml:55:11\n1397 rules/march_of_progress/rules.yaml:126:7\n1406 rules/march_of_progress/flow.yaml:56:11\n1407 rules/march_of_progress/flow.yaml:57:15\n1409 rules/march_of_progress/flow.yaml:59:15\n1410 rules/march_of_progress/flow.yaml:60:15\n1411 rules/march_of_progress/flow.yaml:61:19\n1418 rules/march_of_progress/flow.yaml:62:19\n1420 rules/march_of_progress/flow.yaml:64:19\n1427 rules/march_of_progress/flow.yaml:65:15\n1428 rules/march_of_progress/flow.yaml:66:15\n1452 rules/march_of_progress/rules.yaml:179:7\n1453 rules/march_of_progress/rules.yaml:180:7\n1468 rules/march_of_progress/rules.yaml:181:7\n1469 rules/march_of_progress/rules.yaml:182:11\n1470 rules/march_of_progress/rules.yaml:183:11\n1471 rules/march_of_progress/rules.yaml:184:7\n1484 rules/march_of_progress/rules.yaml:185:7\n1485 rules/march_of_progress/rules.yaml:186:7\n1493 rules/march_of_progress/rules.yaml:187:11\n1504 rules/march_of_progress/rules.yaml:189:11\n1510 rules/march_of_progress/rules.yaml:190:11\n1511 rules/march_of_progress/rules.yaml:191:15\n1512 rules/march_of_progress/rules.yaml:192:15\n1513 rules/march_of_progress/rules.yaml:193:11\n1516 rules/march_of_progress/rules.yaml:194:7\n1517 rules/march_of_progress/rules.yaml:195:7\n1522 rules/march_of_progress/rules.yaml:196:11\n1525 rules/march_of_progress/rules.yaml:197:11\n1533 rules/march_of_progress/rules.yaml:198:15\n1539 rules/march_of_progress/rules.yaml:199:15\n1543 rules/march_of_progress/rules.yaml:200:15\n1544 rules/march_of_progress/rules.yaml:201:15\n1547 rules/march_of_progress/rules.yaml:202:7\n1554 rules/march_of_progress/rules.yaml:203:7\n1582 rules/march_of_progress/cards.yaml:83:7\n1597 rules/march_of_progress/cards.yaml:91:7\n1615 rules/march_of_progress/cards.yaml:69:7\n1620 rules/march_of_progress/cards.yaml:70:7\n1621 rules/march_of_progress/cards.yaml:71:11\n1622 rules/march_of_progress/cards.yaml:72:11\n1623 rules/march_of_progress/cards.yaml:73:7\n1634 rules/march_of_progress/cards.yaml:74:7\n1635 rules/march_of_progress/cards.yaml:75:7\n1649 rules/march_of_progress/cards.yaml:11:7\n1654 rules/march_of_progress/cards.yaml:12:7\n1655 rules/march_of_progress/cards.yaml:13:11\n1656 rules/march_of_progress/cards.yaml:14:11\n1657 rules/march_of_progress/cards.yaml:15:7\n1668 rules/march_of_progress/cards.yaml:16:7\n1669 rules/march_of_progress/cards.yaml:17:11\n1670 rules/march_of_progress/cards.yaml:18:7\n1688 rules/march_of_progress/cards.yaml:19:7\n1707 rules/march_of_progress/cards.yaml:27:7\n1712 rules/march_of_progress/cards.yaml:28:7\n1713 rules/march_of_progress/cards.yaml:29:11\n1714 rules/march_of_progress/cards.yaml:30:11\n1715 rules/march_of_progress/cards.yaml:31:7\n1726 rules/march_of_progress/cards.yaml:32:7\n1727 rules/march_of_progress/cards.yaml:33:7\n1728 rules/march_of_progress/cards.yaml:34:11\n1729 rules/march_of_progress/cards.yaml:35:7\n1730 rules/march_of_progress/cards.yaml:36:7\n1740 rules/march_of_progress/cards.yaml:37:7\n1748 rules/march_of_progress/cards.yaml:38:11\n1761 rules/march_of_progress/cards.yaml:39:11\n1762 rules/march_of_progress/cards.yaml:40:15\n1768 rules/march_of_progress/cards.yaml:41:7\n1781 rules/march_of_progress/cards.yaml:42:7\n1782 rules/march_of_progress/cards.yaml:43:11\n1788 rules/march_of_progress/cards.yaml:116:7\n1789 rules/march_of_progress/cards.yaml:117:11\n1791 rules/march_of_progress/cards.yaml:119:11\n1792 rules/march_of_progress/cards.yaml:120:7\n1795 rules/march_of_progress/cards.yaml:121:7\n1798 rules/march_of_progress/cards.yaml:122:7\n1811 rules/march_of_progress/cards.yaml:99:7\n1817 rules/march_of_progress/cards.yaml:100:7\n1818 rules/march_of_progress/cards.yaml:101:11\n1819 rules/march_of_progress/cards.yaml:102:11\n1820 rules/march_of_progress/cards.yaml:103:7\n1831 rules/march_of_progress/cards.yaml:104:7\n1834 rules/march_of_progress/cards.yaml:105:7\n1836 rules/march_of_progress/cards.yaml:106:7\n1857 rules/march_of_progress/rules.yaml:233:7\n1858 rules/march_of_progress/rules.yaml:234:7\n1868 rules/march_of_progress/rules.yaml:235:7\n1875 rules/march_of_progress/rules.yaml:236:7\n1876 rules/march_of_progress/rules.yaml:237:7\n1879 rules/march_of_progress/rules.yaml:238:7\n1880 rules/march_of_progress/rules.yaml:239:7\n1887 rules/march_of_progress/rules.yaml:240:11\n1891 rules/march_of_progress/rules.yaml:242:11\n1898 rules/march_of_progress/rules.yaml:243:11\n1901 rules/march_of_progress/rules.yaml:244:15\n1910 rules/march_of_progress/rules.yaml:245:19\n1912 rules/march_of_progress/rules.yaml:246:19\n1915 rules/march_of_progress/rules.yaml:248:11\n1929 rules/march_of_progress/rules.yaml:273:7\n1938 rules/march_of_progress/rules.yaml:274:11\n1939 rules/march_of_progress/rules.yaml:275:7\n1960 rules/march_of_progress/rules.yaml:264:7\n1986 rules/march_of_progress/rules.yaml:265:11\n1987 rules/march_of_progress/rules.yaml:266:7\n1994 rules/march_of_progress/rules.yaml:257:7\n2010 rules/march_of_progress/flow.yaml:105:7\n2015 rules/march_of_progress/flow.yaml:106:11\n2016 rules/march_of_progress/flow.yaml:107:11\n2036 rules/march_of_progress/flow.yaml:109:15\n2037 rules/march_of_progress/flow.yaml:110:19\n2038 rules/march_of_progress/flow.yaml:111:11\n2039 rules/march_of_progress/flow.yaml:112:15\n2040 rules/march_of_progress/flow.yaml:113:15\n2045 rules/march_of_progress/flow.yaml:114:11\n2078 rules/march_of_progress/rules.yaml:216:7\n2088 rules/march_of_progress/rules.yaml:217:7\n2107 rules/march_of_progress/rules.yaml:218:11\n2108 rules/march_of_progress/rules.yaml:219:11\n2116 rules/march_of_progress/rules.yaml:220:15\n2131 rules/march_of_progress/rules.yaml:221:11\n2134 rules/march_of_progress/rules.yaml:222:7\n2155 rules/march_of_progress/rules.yaml:223:11\n2164 rules/march_of_progress/rules.yaml:224:15\n2177 rules/march_of_progress/rules.yaml:225:15\n2178 rules/march_of_progress/rules.yaml:226:19\n2196 rules/march_of_progress/flow.yaml:88:7\n2210 rules/march_of_progress/flow.yaml:89:11\n2211 rules/march_of_progress/flow.yaml:90:11\n2222 rules/march_of_progress/flow.yaml:8:7\n2223 rules/march_of_progress/flow.yaml:9:11\n2241 rules/march_of_progress/flow.yaml:32:7\n2262 rules/march_of_progress/flow.yaml:34:11\n2265 rules/march_of_progress/flow.yaml:35:11\n2266 rules/march_of_progress/flow.yaml:36:7\n2283 rules/march_of_progress/flow.yaml:54:7\n2297 rules/march_of_progress/flow.yaml:55:11\n2298 rules/march_of_progress/flow.yaml:56:11\n2306 rules/march_of_progress/flow.yaml:57:15\n2311 rules/march_of_progress/flow.yaml:59:15\n2312 rules/march_of_progress/flow.yaml:60:15\n2322 rules/march_of_progress/flow.yaml:61:19\n2335 rules/march_of_progress/flow.yaml:62:19\n2341 rules/march_of_progress/flow.yaml:64:19\n2356 rules/march_of_progress/flow.yaml:65:15\n2363 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "468 rules/march_of_progress/rules.yaml:126:7\n479 rules/march_of_progress/rules.yaml:27:7\n486 rules/march_of_progress/rules.yaml:20:7\n491 rules/march_of_progress/rules.yaml:72:7\n492 rules/march_of_progress/rules.yaml:73:11\n493 rules/march_of_progress/rules.yaml:74:15\n494 rules/march_of_progress/rules.yaml:75:11\n495 rules/march_of_progress/rules.yaml:76:7\n499 rules/march_of_progress/rules.yaml:118:7\n504 rules/march_of_progress/rules.yaml:43:7\n505 rules/march_of_progress/rules.yaml:44:11\n521 rules/march_of_progress/rules.yaml:45:7\n522 rules/march_of_progress/rules.yaml:46:11\n531 rules/march_of_progress/rules.yaml:47:7\n540 rules/march_of_progress/rules.yaml:108:7\n545 rules/march_of_progress/rules.yaml:64:7\n554 rules/march_of_progress/rules.yaml:13:7\n565 rules/march_of_progress/rules.yaml:55:7\n577 rules/march_of_progress/rules.yaml:56:11\n578 rules/march_of_progress/rules.yaml:57:7\n583 rules/march_of_progress/rules.yaml:35:7\n593 rules/march_of_progress/cards.yaml:113:15\n598 rules/march_of_progress/rules.yaml:92:7\n606 rules/march_of_progress/rules.yaml:84:7\n611 rules/march_of_progress/rules.yaml:136:7\n612 rules/march_of_progress/rules.yaml:137:11\n617 rules/march_of_progress/rules.yaml:138:7\n627 rules/march_of_progress/rules.yaml:100:7\n632 rules/march_of_progress/rules.yaml:288:7\n633 rules/march_of_progress/rules.yaml:289:11\n644 rules/march_of_progress/rules.yaml:290:11\n645 rules/march_of_progress/rules.yaml:291:15\n647 rules/march_of_progress/rules.yaml:292:15\n648 rules/march_of_progress/rules.yaml:293:19\n655 rules/march_of_progress/rules.yaml:294:19\n660 rules/march_of_progress/rules.yaml:295:19\n661 rules/march_of_progress/rules.yaml:296:19\n662 rules/march_of_progress/rules.yaml:297:19\n667 rules/march_of_progress/rules.yaml:298:19\n668 rules/march_of_progress/rules.yaml:299:19\n669 rules/march_of_progress/rules.yaml:300:19\n670 rules/march_of_progress/rules.yaml:301:19\n671 rules/march_of_progress/rules.yaml:302:19\n672 rules/march_of_progress/rules.yaml:303:23\n675 rules/march_of_progress/rules.yaml:305:23\n678 rules/march_of_progress/rules.yaml:307:23\n680 rules/march_of_progress/rules.yaml:308:19\n681 rules/march_of_progress/rules.yaml:309:23\n684 rules/march_of_progress/rules.yaml:311:23\n687 rules/march_of_progress/rules.yaml:313:23\n693 rules/march_of_progress/cards.yaml:51:7\n698 rules/march_of_progress/cards.yaml:52:7\n699 rules/march_of_progress/cards.yaml:53:11\n702 rules/march_of_progress/cards.yaml:55:11\n710 rules/march_of_progress/cards.yaml:57:11\n713 rules/march_of_progress/cards.yaml:59:11\n714 rules/march_of_progress/cards.yaml:60:11\n715 rules/march_of_progress/cards.yaml:61:11\n721 rules/march_of_progress/rules.yaml:170:7\n722 rules/march_of_progress/rules.yaml:171:7\n723 rules/march_of_progress/rules.yaml:172:7\n728 rules/march_of_progress/flow.yaml:97:7\n734 rules/march_of_progress/flow.yaml:98:11\n735 rules/march_of_progress/flow.yaml:99:11\n744 rules/march_of_progress/flow.yaml:81:7\n749 rules/march_of_progress/flow.yaml:82:7\n755 rules/march_of_progress/rules.yaml:146:7\n756 rules/march_of_progress/rules.yaml:147:7\n758 rules/march_of_progress/rules.yaml:148:7\n760 rules/march_of_progress/rules.yaml:149:7\n761 rules/march_of_progress/rules.yaml:150:11\n764 rules/march_of_progress/rules.yaml:152:11\n770 rules/march_of_progress/rules.yaml:159:7\n771 rules/march_of_progress/rules.yaml:160:7\n772 rules/march_of_progress/rules.yaml:161:7\n773 rules/march_of_progress/rules.yaml:162:7\n774 rules/march_of_progress/rules.yaml:163:7\n780 rules/march_of_progress/flow.yaml:15:7\n781 rules/march_of_progress/flow.yaml:16:7\n782 rules/march_of_progress/flow.yaml:17:7\n783 rules/march_of_progress/flow.yaml:18:7\n784 rules/march_of_progress/flow.yaml:19:7\n786 rules/march_of_progress/flow.yaml:20:7\n791 rules/march_of_progress/flow.yaml:21:11\n792 rules/march_of_progress/flow.yaml:22:11\n793 rules/march_of_progress/flow.yaml:23:11\n795 rules/march_of_progress/flow.yaml:24:7\n796 rules/march_of_progress/flow.yaml:25:7\n802 rules/march_of_progress/flow.yaml:72:7\n803 rules/march_of_progress/flow.yaml:73:11\n810 rules/march_of_progress/flow.yaml:42:7\n811 rules/march_of_progress/flow.yaml:43:11\n812 rules/march_of_progress/flow.yaml:44:15\n816 rules/march_of_progress/flow.yaml:45:15\n892 rules/march_of_progress/rules.yaml:179:7\n893 rules/march_of_progress/rules.yaml:180:7\n912 rules/march_of_progress/rules.yaml:181:7\n913 rules/march_of_progress/rules.yaml:183:11\n914 rules/march_of_progress/rules.yaml:184:7\n926 rules/march_of_progress/rules.yaml:185:7\n927 rules/march_of_progress/rules.yaml:186:7\n928 rules/march_of_progress/rules.yaml:187:11\n936 rules/march_of_progress/rules.yaml:189:11\n937 rules/march_of_progress/rules.yaml:190:11\n938 rules/march_of_progress/rules.yaml:192:15\n939 rules/march_of_progress/rules.yaml:193:11\n940 rules/march_of_progress/rules.yaml:194:7\n941 rules/march_of_progress/rules.yaml:195:7\n942 rules/march_of_progress/rules.yaml:196:11\n954 rules/march_of_progress/rules.yaml:197:11\n955 rules/march_of_progress/rules.yaml:198:15\n962 rules/march_of_progress/rules.yaml:199:15\n966 rules/march_of_progress/rules.yaml:201:15\n967 rules/march_of_progress/rules.yaml:202:7\n968 rules/march_of_progress/rules.yaml:203:7\n972 rules/march_of_progress/cards.yaml:83:7\n976 rules/march_of_progress/cards.yaml:91:7\n981 rules/march_of_progress/cards.yaml:69:7\n988 rules/march_of_progress/cards.yaml:70:7\n989 rules/march_of_progress/cards.yaml:72:11\n990 rules/march_of_progress/cards.yaml:73:7\n997 rules/march_of_progress/cards.yaml:74:7\n1002 rules/march_of_progress/cards.yaml:11:7\n1007 rules/march_of_progress/cards.yaml:12:7\n1008 rules/march_of_progress/cards.yaml:14:11\n1009 rules/march_of_progress/cards.yaml:15:7\n1016 rules/march_of_progress/cards.yaml:16:7\n1017 rules/march_of_progress/cards.yaml:17:11\n1018 rules/march_of_progress/cards.yaml:18:7\n1030 rules/march_of_progress/cards.yaml:19:7\n1035 rules/march_of_progress/cards.yaml:27:7\n1040 rules/march_of_progress/cards.yaml:28:7\n1041 rules/march_of_progress/cards.yaml:30:11\n1042 rules/march_of_progress/cards.yaml:31:7\n1049 rules/march_of_progress/cards.yaml:32:7\n1050 rules/march_of_progress/cards.yaml:33:7\n1051 rules/march_of_progress/cards.yaml:34:11\n1052 rules/march_of_progress/cards.yaml:35:7\n1053 rules/march_of_progress/cards.yaml:36:7\n1063 rules/march_of_progress/cards.yaml:37:7\n1064 rules/march_of_progress/cards.yaml:38:11\n1065 rules/march_of_progress/cards.yaml:39:11\n1066 rules/march_of_progress/cards.yaml:40:15\n1067 rules/march_of_progress/cards.yaml:41:7\n1074 rules/march_of_progress/cards.yaml:42:7\n1075 rules/march_of_progress/cards.yaml:43:11\n1080 rules/march_of_progress/cards.yaml:116:7\n1083 rules/march_of_progress/cards.yaml:119:11\n1084 rules/march_of_progress/cards.yaml:120:7\n1087 rules/march_of_progress/cards.yaml:121:7\n1094 rules/march_of_progress/cards.yaml:99:7\n1101 rules/march_of_progress/cards.yaml:100:7\n1102 rules/march_of_progress/cards.yaml:102:11\n1103 rules/march_of_progress/cards.yaml:103:7\n1110 rules/march_of_progress/cards.yaml:104:7\n1113 rules/march_of_progress/cards.yaml:105:7\n1121 rules/march_of_progress/rules.yaml:233:7\n1122 rules/march_of_progress/rules.yaml:234:7\n1129 rules/march_of_progress/rules.yaml:235:7\n1130 rules/march_of_progress/rules.yaml:236:7\n1131 rules/march_of_progress/rules.yaml:237:7\n1134 rules/march_of_progress/rules.yaml:239:7\n1135 rules/march_of_progress/rules.yaml:240:11\n1137 rules/march_of_progress/rules.yaml:242:11\n1138 rules/march_of_progress/rules.yaml:243:11\n1141 rules/march_of_progress/rules.yaml:244:15\n1150 rules/march_of_progress/rules.yaml:245:19\n1153 rules/march_of_progress/rules.yaml:248:11\n1160 rules/march_of_progress/rules.yaml:273:7\n1165 rules/march_of_progress/rules.yaml:274:11\n1166 rules/march_of_progress/rules.yaml:275:7\n1183 rules/march_of_progress/rules.yaml:264:7\n1201 rules/march_of_progress/rules.yaml:265:11\n1207 rules/march_of_progress/rules.yaml:257:7\n1212 rules/march_of_progress/flow.yaml:105:7\n1213 rules/march_of_progress/flow.yaml:106:11\n1214 rules/march_of_progress/flow.yaml:107:11\n1218 rules/march_of_progress/flow.yaml:109:15\n1219 rules/march_of_progress/flow.yaml:110:19\n1220 rules/march_of_progress/flow.yaml:111:11\n1221 rules/march_of_progress/flow.yaml:112:15\n1222 rules/march_of_progress/flow.yaml:113:15\n1233 rules/march_of_progress/rules.yaml:216:7\n1238 rules/march_of_progress/rules.yaml:217:7\n1244 rules/march_of_progress/rules.yaml:218:11\n1245 rules/march_of_progress/rules.yaml:219:11\n1246 rules/march_of_progress/rules.yaml:220:15\n1253 rules/march_of_progress/rules.yaml:221:11\n1254 rules/march_of_progress/rules.yaml:222:7\n1259 rules/march_of_progress/rules.yaml:223:11\n1260 rules/march_of_progress/rules.yaml:224:15\n1261 rules/march_of_progress/rules.yaml:225:15\n1262 rules/march_of_progress/rules.yaml:226:19\n1313 rules/march_of_progress/flow.yaml:88:7\n1314 rules/march_of_progress/flow.yaml:90:11\n1358 rules/march_of_progress/flow.yaml:8:7\n1359 rules/march_of_progress/flow.yaml:9:11\n1370 rules/march_of_progress/flow.yaml:32:7\n1391 rules/march_of_progress/flow.yaml:34:11\n1398 rules/march_of_progress/flow.yaml:54:7\n1399 rules/march_of_progress/flow.yaml:55:11\n1400 rules/march_of_progress/rules.yaml:126:7\n1409 rules/march_of_progress/flow.yaml:56:11\n1410 rules/march_of_progress/flow.yaml:57:15\n1412 rules/march_of_progress/flow.yaml:59:15\n1413 rules/march_of_progress/flow.yaml:60:15\n1414 rules/march_of_progress/flow.yaml:61:19\n1421 rules/march_of_progress/flow.yaml:62:19\n1423 rules/march_of_progress/flow.yaml:64:19\n1430 rules/march_of_progress/flow.yaml:65:15\n1431 rules/march_of_progress/flow.yaml:66:15\n1455 rules/march_of_progress/rules.yaml:179:7\n1456 rules/march_of_progress/rules.yaml:180:7\n1471 rules/march_of_progress/rules.yaml:181:7\n1472 rules/march_of_progress/rules.yaml:182:11\n1473 rules/march_of_progress/rules.yaml:183:11\n1474 rules/march_of_progress/rules.yaml:184:7\n1487 rules/march_of_progress/rules.yaml:185:7\n1488 rules/march_of_progress/rules.yaml:186:7\n1496 rules/march_of_progress/rules.yaml:187:11\n1507 rules/march_of_progress/rules.yaml:189:11\n1513 rules/march_of_progress/rules.yaml:190:11\n1514 rules/march_of_progress/rules.yaml:191:15\n1515 rules/march_of_progress/rules.yaml:192:15\n1516 rules/march_of_progress/rules.yaml:193:11\n1519 rules/march_of_progress/rules.yaml:194:7\n1520 rules/march_of_progress/rules.yaml:195:7\n1525 rules/march_of_progress/rules.yaml:196:11\n1528 rules/march_of_progress/rules.yaml:197:11\n1536 rules/march_of_progress/rules.yaml:198:15\n1542 rules/march_of_progress/rules.yaml:199:15\n1546 rules/march_of_progress/rules.yaml:200:15\n1547 rules/march_of_progress/rules.yaml:201:15\n1550 rules/march_of_progress/rules.yaml:202:7\n1557 rules/march_of_progress/rules.yaml:203:7\n1585 rules/march_of_progress/cards.yaml:83:7\n1600 rules/march_of_progress/cards.yaml:91:7\n1618 rules/march_of_progress/cards.yaml:69:7\n1623 rules/march_of_progress/cards.yaml:70:7\n1624 rules/march_of_progress/cards.yaml:71:11\n1625 rules/march_of_progress/cards.yaml:72:11\n1626 rules/march_of_progress/cards.yaml:73:7\n1637 rules/march_of_progress/cards.yaml:74:7\n1638 rules/march_of_progress/cards.yaml:75:7\n1652 rules/march_of_progress/cards.yaml:11:7\n1657 rules/march_of_progress/cards.yaml:12:7\n1658 rules/march_of_progress/cards.yaml:13:11\n1659 rules/march_of_progress/cards.yaml:14:11\n1660 rules/march_of_progress/cards.yaml:15:7\n1671 rules/march_of_progress/cards.yaml:16:7\n1672 rules/march_of_progress/cards.yaml:17:11\n1673 rules/march_of_progress/cards.yaml:18:7\n1691 rules/march_of_progress/cards.yaml:19:7\n1710 rules/march_of_progress/cards.yaml:27:7\n1715 rules/march_of_progress/cards.yaml:28:7\n1716 rules/march_of_progress/cards.yaml:29:11\n1717 rules/march_of_progress/cards.yaml:30:11\n1718 rules/march_of_progress/cards.yaml:31:7\n1729 rules/march_of_progress/cards.yaml:32:7\n1730 rules/march_of_progress/cards.yaml:33:7\n1731 rules/march_of_progress/cards.yaml:34:11\n1732 rules/march_of_progress/cards.yaml:35:7\n1733 rules/march_of_progress/cards.yaml:36:7\n1743 rules/march_of_progress/cards.yaml:37:7\n1751 rules/march_of_progress/cards.yaml:38:11\n1764 rules/march_of_progress/cards.yaml:39:11\n1765 rules/march_of_progress/cards.yaml:40:15\n1771 rules/march_of_progress/cards.yaml:41:7\n1784 rules/march_of_progress/cards.yaml:42:7\n1785 rules/march_of_progress/cards.yaml:43:11\n1791 rules/march_of_progress/cards.yaml:116:7\n1792 rules/march_of_progress/cards.yaml:117:11\n1794 rules/march_of_progress/cards.yaml:119:11\n1795 rules/march_of_progress/cards.yaml:120:7\n1798 rules/march_of_progress/cards.yaml:121:7\n1801 rules/march_of_progress/cards.yaml:122:7\n1814 rules/march_of_progress/cards.yaml:99:7\n1820 rules/march_of_progress/cards.yaml:100:7\n1821 rules/march_of_progress/cards.yaml:101:11\n1822 rules/march_of_progress/cards.yaml:102:11\n1823 rules/march_of_progress/cards.yaml:103:7\n1834 rules/march_of_progress/cards.yaml:104:7\n1837 rules/march_of_progress/cards.yaml:105:7\n1839 rules/march_of_progress/cards.yaml:106:7\n1860 rules/march_of_progress/rules.yaml:233:7\n1861 rules/march_of_progress/rules.yaml:234:7\n1871 rules/march_of_progress/rules.yaml:235:7\n1878 rules/march_of_progress/rules.yaml:236:7\n1879 rules/march_of_progress/rules.yaml:237:7\n1882 rules/march_of_progress/rules.yaml:238:7\n1883 rules/march_of_progress/rules.yaml:239:7\n1890 rules/march_of_progress/rules.yaml:240:11\n1894 rules/march_of_progress/rules.yaml:242:11\n1901 rules/march_of_progress/rules.yaml:243:11\n1904 rules/march_of_progress/rules.yaml:244:15\n1913 rules/march_of_progress/rules.yaml:245:19\n1915 rules/march_of_progress/rules.yaml:246:19\n1918 rules/march_of_progress/rules.yaml:248:11\n1932 rules/march_of_progress/rules.yaml:273:7\n1941 rules/march_of_progress/rules.yaml:274:11\n1942 rules/march_of_progress/rules.yaml:275:7\n1963 rules/march_of_progress/rules.yaml:264:7\n1989 rules/march_of_progress/rules.yaml:265:11\n1990 rules/march_of_progress/rules.yaml:266:7\n1997 rules/march_of_progress/rules.yaml:257:7\n2013 rules/march_of_progress/flow.yaml:105:7\n2018 rules/march_of_progress/flow.yaml:106:11\n2019 rules/march_of_progress/flow.yaml:107:11\n2039 rules/march_of_progress/flow.yaml:109:15\n2040 rules/march_of_progress/flow.yaml:110:19\n2041 rules/march_of_progress/flow.yaml:111:11\n2042 rules/march_of_progress/flow.yaml:112:15\n2043 rules/march_of_progress/flow.yaml:113:15\n2048 rules/march_of_progress/flow.yaml:114:11\n2081 rules/march_of_progress/rules.yaml:216:7\n2091 rules/march_of_progress/rules.yaml:217:7\n2110 rules/march_of_progress/rules.yaml:218:11\n2111 rules/march_of_progress/rules.yaml:219:11\n2119 rules/march_of_progress/rules.yaml:220:15\n2134 rules/march_of_progress/rules.yaml:221:11\n2137 rules/march_of_progress/rules.yaml:222:7\n2158 rules/march_of_progress/rules.yaml:223:11\n2167 rules/march_of_progress/rules.yaml:224:15\n2180 rules/march_of_progress/rules.yaml:225:15\n2181 rules/march_of_progress/rules.yaml:226:19\n2199 rules/march_of_progress/flow.yaml:88:7\n2213 rules/march_of_progress/flow.yaml:89:11\n2214 rules/march_of_progress/flow.yaml:90:11\n2225 rules/march_of_progress/flow.yaml:8:7\n2226 rules/march_of_progress/flow.yaml:9:11\n2244 rules/march_of_progress/flow.yaml:32:7\n2265 rules/march_of_progress/flow.yaml:34:11\n2268 rules/march_of_progress/flow.yaml:35:11\n2269 rules/march_of_progress/flow.yaml:36:7\n2286 rules/march_of_progress/flow.yaml:54:7\n2300 rules/march_of_progress/flow.yaml:55:11\n2301 rules/march_of_progress/flow.yaml:56:11\n2309 rules/march_of_progress/flow.yaml:57:15\n2314 rules/march_of_progress/flow.yaml:59:15\n2315 rules/march_of_progress/flow.yaml:60:15\n2325 rules/march_of_progress/flow.yaml:61:19\n2338 rules/march_of_progress/flow.yaml:62:19\n2344 rules/march_of_progress/flow.yaml:64:19\n2359 rules/march_of_progress/flow.yaml:65:15\n2366 rules/march_of_progress/flow.yaml:66:15"

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, register
 
@@ -31,6 +31,9 @@ from .engine import (
     _unref,
     _wait,
 )
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
@@ -262,13 +265,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     k_card__strength: Any
     k_country__neutral: Any
     k_player__neutral_player: Any
-    o_e_country__cubes: int
-    o_g_militia_for: int
-    o_g_militia_in_neutral: int
-    o_g_militia_used: int
-    o_g_neutral_die_before: int
-    o_g_propaganda_due: int
-    o_g_propaganda_level: int
+    o_e_country__cubes: i64
+    o_g_militia_for: i64
+    o_g_militia_in_neutral: i64
+    o_g_militia_used: i64
+    o_g_neutral_die_before: i64
+    o_g_propaganda_due: i64
+    o_g_propaganda_level: i64
 
     def __init__(self, d: dict[str, Any]) -> None:
         super().__init__(d)
@@ -310,7 +313,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _w1 += 1
         return _w1
 
-    def f_counter_insurgency_possible(self, S: list[Any], v_p: int) -> bool:
+    def f_counter_insurgency_possible(self, S: list[Any], v_p: i64) -> bool:
         """Whether `p` may use ATTACK+1 against the partisans and militia in the neutral country. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:104:5]"""
         N: list[int] = S
         if N[self.o_e_country__cubes + self.k_country__neutral] == 0:
@@ -332,7 +335,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 break
         return _w3
 
-    def f_enemy(self, S: list[Any], v_p: Any) -> int:
+    def f_enemy(self, S: list[Any], v_p: Any) -> i64:
         """The other power (Blue or Orange); the Neutral player is nobody's enemy. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:116:5]"""
         _w1 = []
         for v_q in self.f_powers(S):
@@ -345,7 +348,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         "The players with armies (Blue and Orange), in seat order. (MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:82:5]"
         return [v_p for v_p in self.all_player if len(self.ixt_army__owner[v_p]) > 0]
 
-    def f_side_total(self, S: list[Any], v_p: int, v_where: int, v_defending: bool) -> int:
+    def f_side_total(self, S: list[Any], v_p: i64, v_where: i64, v_defending: bool) -> int:
         """The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:131:5]"""
         N: list[int] = S
         v_militia_bonus = 1 if N[self.o_g_militia_for] == v_p else 0
@@ -363,14 +366,14 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _w2 += self.f_army_value(S, v_a_2, False)
         return _w2 + v_militia_bonus
 
-    def f_tally(self, S: list[Any], v_p: int) -> int:
+    def f_tally(self, S: list[Any], v_p: i64) -> int:
         "The VPs compared for victory; the Neutral player's VPs are multiplied by the Propaganda level. (MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:95:5]"
         N: list[int] = S
         if v_p == self.k_player__neutral_player:
             return N[self.o_p_vp + v_p] * N[self.o_g_propaganda_level]
         return N[self.o_p_vp + v_p]
 
-    def p_card__propaganda(self, S: list[Any], v_me: int) -> None:
+    def p_card__propaganda(self, S: list[Any], v_me: i64) -> None:
         """card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:182:5]"""
         N: list[int] = S
         if not S[self.o_g_propaganda_due]:
@@ -486,7 +489,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             f(S, R, p)
 
-    def q_card__attack_plus_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__attack_plus_1(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
         if self.f_counter_insurgency_possible(S, v_me):
             v_ci = R() < 0.5
@@ -495,7 +498,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 return None
         self.q_attack(S, R, v_me, True)
 
-    def q_card__militia(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__militia(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:212:5]"
         if S[self.o_g_militia_used]:
             if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
@@ -511,7 +514,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             pass
 
-    def q_card__partisans(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__partisans(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"""
         N: list[int] = S
         v_opt = (
@@ -535,7 +538,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             N[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
 
     def q_combat(
-        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+        self, S: list[Any], R: Callable[[], float], v_att: i64, v_where: i64, v_bonus: int
     ) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         N: list[int] = S
@@ -544,7 +547,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             not S[self.o_g_militia_used]
             and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
         ) and N[self.o_e_country__cubes + self.k_country__neutral] > 0:
-            v_foe: int = (
+            v_foe: i64 = (
                 self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             )
             v_side = _pick_optional(R, _uniq([v_att, v_foe]))
@@ -556,11 +559,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         N[self.o_g_militia_for] = -1
 
     def q_combat__rules(
-        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+        self, S: list[Any], R: Callable[[], float], v_att: i64, v_where: i64, v_bonus: int
     ) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         N: list[int] = S
-        v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
+        v_foe: i64 = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers_m = 0
         for v_a in self.ixt_army__owner[v_att]:
             if N[self.o_e_army__location + v_a] == v_where and (
@@ -594,14 +597,14 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_counter_insurgency(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_counter_insurgency(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_hand + v_me]) < 256 else _bits(_m1):
             if v_c == self.k_card__move_1 or v_c == self.k_card__move_2:
                 _w1 = _w1 | 1 << v_c
-        v_d: int = (
+        v_d: i64 = (
             _o2[0]
             if (_n3 := len(_o2 := (_BITS8[_w1] if 0 <= _w1 < 256 else _bits(_w1)))) == 1
             else _o2[int(R() * _n3)]
@@ -669,7 +672,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             self.p_end__eighteen_vps(S)
             self.q_end__agreement(S, R)
 
-    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
         N: list[int] = S
         if v_p != self.k_player__neutral_player:
@@ -691,7 +694,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             ):
                 S[self.o_g_propaganda_due] = True
 
-    def q_perform__rules(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_perform__rules(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
         N: list[int] = S
         for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
@@ -734,10 +737,10 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             else _pick(R, _o2)
             for v_p in _ps1
         ]
-        v_c: int
+        v_c: i64
         for _i4, v_p in enumerate(_ps1):
             v_c = _ans2[_i4]
-            _c3: int = v_c
+            _c3: i64 = v_c
             N[self.o_p_hand + v_p] = _take_card(N[self.o_p_hand + v_p], _c3)
             N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3
 
@@ -1193,4 +1196,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "297 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n307 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n318 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n327 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n328 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n337 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n346 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n351 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n353 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n358 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n377 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n391 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n427 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n428 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n491 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n493 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n494 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n495 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n500 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n502 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n506 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n507 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n517 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n524 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n525 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n533 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n534 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n542 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n543 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n547 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n550 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n551 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n552 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n553 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n555 rules/march_of_progress/rules.yaml:228:3\n556 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n563 rules/march_of_progress/rules.yaml:233:7\n564 rules/march_of_progress/rules.yaml:234:7\n571 rules/march_of_progress/rules.yaml:235:7\n572 rules/march_of_progress/rules.yaml:236:7\n573 rules/march_of_progress/rules.yaml:237:7\n576 rules/march_of_progress/rules.yaml:239:7\n577 rules/march_of_progress/rules.yaml:240:11\n579 rules/march_of_progress/rules.yaml:242:11\n580 rules/march_of_progress/rules.yaml:243:11\n583 rules/march_of_progress/rules.yaml:244:15\n592 rules/march_of_progress/rules.yaml:245:19\n595 rules/march_of_progress/rules.yaml:248:11\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n611 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n617 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n675 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n676 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n677 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n680 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n681 rules/march_of_progress/flow.yaml:84:3\n682 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n692 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n697 rules/march_of_progress/flow.yaml:88:7\n698 rules/march_of_progress/flow.yaml:90:11\n703 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n704 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n714 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n719 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n740 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n752 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n760 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n766 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n771 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n777 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n779 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n795 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n797 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n798 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n801 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n802 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n803 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n805 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n816 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n817 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n819 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n835 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n841 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n842 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n843 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n845 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n847 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n849 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n850 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n851 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n853 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n868 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n869 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n877 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n878 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n896 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n897 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n898 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n899 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n900 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n903 rules/march_of_progress/rules.yaml:228:3\n909 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n926 rules/march_of_progress/rules.yaml:233:7\n927 rules/march_of_progress/rules.yaml:234:7\n937 rules/march_of_progress/rules.yaml:235:7\n944 rules/march_of_progress/rules.yaml:236:7\n945 rules/march_of_progress/rules.yaml:237:7\n948 rules/march_of_progress/rules.yaml:238:7\n949 rules/march_of_progress/rules.yaml:239:7\n956 rules/march_of_progress/rules.yaml:240:11\n960 rules/march_of_progress/rules.yaml:242:11\n967 rules/march_of_progress/rules.yaml:243:11\n970 rules/march_of_progress/rules.yaml:244:15\n979 rules/march_of_progress/rules.yaml:245:19\n981 rules/march_of_progress/rules.yaml:246:19\n984 rules/march_of_progress/rules.yaml:248:11\n1004 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n1022 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n1026 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n1028 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n1030 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n1041 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n1042 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n1045 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n1048 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n1049 rules/march_of_progress/flow.yaml:84:3\n1056 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1062 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1066 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1081 rules/march_of_progress/flow.yaml:88:7\n1095 rules/march_of_progress/flow.yaml:89:11\n1096 rules/march_of_progress/flow.yaml:90:11\n1107 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1108 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1119 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1141 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1162 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1165 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1166 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"
+_ORIGINS = "300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n310 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n319 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n320 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n321 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n331 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n340 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n356 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n374 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n388 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n396 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n411 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n413 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n423 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n428 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n429 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n494 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n495 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n504 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n511 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n512 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n527 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n531 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n536 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n537 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n546 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n550 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n553 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n555 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n556 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n557 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n558 rules/march_of_progress/rules.yaml:228:3\n559 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n566 rules/march_of_progress/rules.yaml:233:7\n567 rules/march_of_progress/rules.yaml:234:7\n574 rules/march_of_progress/rules.yaml:235:7\n575 rules/march_of_progress/rules.yaml:236:7\n576 rules/march_of_progress/rules.yaml:237:7\n579 rules/march_of_progress/rules.yaml:239:7\n580 rules/march_of_progress/rules.yaml:240:11\n582 rules/march_of_progress/rules.yaml:242:11\n583 rules/march_of_progress/rules.yaml:243:11\n586 rules/march_of_progress/rules.yaml:244:15\n595 rules/march_of_progress/rules.yaml:245:19\n598 rules/march_of_progress/rules.yaml:248:11\n603 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n614 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n618 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n620 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n678 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n679 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n680 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n683 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n684 rules/march_of_progress/flow.yaml:84:3\n685 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n691 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n695 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n700 rules/march_of_progress/flow.yaml:88:7\n701 rules/march_of_progress/flow.yaml:90:11\n706 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n707 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n717 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n722 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n743 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n755 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n763 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n769 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n774 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n780 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n782 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n798 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n799 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n801 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n803 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n805 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n806 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n807 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n808 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n819 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n820 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n822 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n838 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n844 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n845 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n846 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n848 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n850 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n852 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n853 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n854 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n856 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n871 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n872 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n880 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n881 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n899 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n900 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n901 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n902 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n903 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n906 rules/march_of_progress/rules.yaml:228:3\n912 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n929 rules/march_of_progress/rules.yaml:233:7\n930 rules/march_of_progress/rules.yaml:234:7\n940 rules/march_of_progress/rules.yaml:235:7\n947 rules/march_of_progress/rules.yaml:236:7\n948 rules/march_of_progress/rules.yaml:237:7\n951 rules/march_of_progress/rules.yaml:238:7\n952 rules/march_of_progress/rules.yaml:239:7\n959 rules/march_of_progress/rules.yaml:240:11\n963 rules/march_of_progress/rules.yaml:242:11\n970 rules/march_of_progress/rules.yaml:243:11\n973 rules/march_of_progress/rules.yaml:244:15\n982 rules/march_of_progress/rules.yaml:245:19\n984 rules/march_of_progress/rules.yaml:246:19\n987 rules/march_of_progress/rules.yaml:248:11\n1007 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n1025 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n1029 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n1031 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n1033 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n1044 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n1045 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n1048 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n1051 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n1052 rules/march_of_progress/flow.yaml:84:3\n1059 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1065 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1069 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1084 rules/march_of_progress/flow.yaml:88:7\n1098 rules/march_of_progress/flow.yaml:89:11\n1099 rules/march_of_progress/flow.yaml:90:11\n1110 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1111 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1122 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1144 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1165 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1168 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1169 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, register
 
@@ -26,6 +26,9 @@ from .engine import (
     _unref,
     _wait,
 )
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
@@ -140,7 +143,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
     k_player__blue: Any
     k_player__orange: Any
     name_player: tuple[str, ...]
-    o_p_set_aside: int
+    o_p_set_aside: i64
     s_e_army__number: tuple[int, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
@@ -157,7 +160,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         self.o_p_set_aside = d["o_p_set_aside"]
         self.s_e_army__number = d["s_e_army__number"]
 
-    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: int, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: i64, v_where: i64, v_discarded: Any) -> int:
         """ATTACK+1 adds 1; Napoleon: when France discards the ATTACK card with it, +1 more for each French army in the combat (2 armies at strength 2: 4 + 1 + 2 = 7). (MOP-ATT-03, MOP-ATT-04, MOP-VIVE-RULE-01, MOP-VIVE-SETUP-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:152:5]"""
         N: list[int] = S
         if v_discarded is None:
@@ -172,12 +175,12 @@ class ViveLempereurScenario(MarchOfProgressRules):
             return 1 + _w1
         return 1
 
-    def f_playable__score(self, S: list[Any], v_me: int) -> bool:
+    def f_playable__score(self, S: list[Any], v_me: i64) -> bool:
         "When SCORE may be played. [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
 
-    def p_british_support(self, S: list[Any], v_p: int) -> None:
+    def p_british_support(self, S: list[Any], v_p: i64) -> None:
         """British support: on an Austrian SCORE, if Austria controls Austria and at least 1 Austrian army is outside Austria, Austria gains 1 VP in addition to the normal VPs. (MOP-VIVE-RULE-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:192:5]"""
         N: list[int] = S
         _w2 = self.f_controls(S, v_p, self.s_p_home[v_p])
@@ -196,7 +199,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 _log(S, 61, (v_p,))
             self.p_gain_vp(S, v_p, 1)
 
-    def p_destroy(self, S: list[Any], v_a: int) -> None:
+    def p_destroy(self, S: list[Any], v_a: i64) -> None:
         """An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"""
         self.p_destroy__rules(S, v_a)
         if self.s_e_army__owner[v_a] == self.k_player__orange:
@@ -204,7 +207,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 _log(S, 55, (self.k_player__orange, self.k_player__blue))
             self.p_gain_vp(S, self.k_player__blue, 1)
 
-    def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
+    def p_destroy__rules(self, S: list[Any], v_a: i64) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         N: list[int] = S
         N[self.o_e_army__location + v_a] = -1
@@ -246,7 +249,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         if S[_LOG] is not False:
             _log(S, 64, (self.k_player__blue,))
 
-    def q_army_reform(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_army_reform(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"""
         N: list[int] = S
         if N[self.o_p_set_aside + v_p] == 0 or N[self.o_p_vp + v_p] < self.c_army_reform_cost:
@@ -264,7 +267,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         N[self.o_p_set_aside + v_p] = _take(N[self.o_p_set_aside + v_p], _c1)
         N[self.o_p_hand + v_p] = N[self.o_p_hand + v_p] | 1 << _c1
 
-    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"""
         N: list[int] = S
         if v_me == self.k_player__orange:
@@ -314,11 +317,11 @@ class ViveLempereurScenario(MarchOfProgressRules):
         for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ()):
             _w1.append(v_a_3)
             break
-        v_third: int = _w1[0] if _w1 else _head(_w1)
+        v_third: i64 = _w1[0] if _w1 else _head(_w1)
         _w2 = []
         for v_c in self.ix_country__kind.get("neutral", ()):
             _w2.append(v_c)
-        v_where: int = (
+        v_where: i64 = (
             _w2[0] if (_n1 := len(_w2)) == 1 else _w2[int(R() * _n1)] if _n1 else _pick(R, _w2)
         )
         N[self.o_e_army__location + v_third] = _unref(v_where)
@@ -489,4 +492,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "163 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n164 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n165 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n166 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n173 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n178 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n183 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n195 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n197 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n201 rules/march_of_progress/rules.yaml:165:3\n202 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n203 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n205 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n210 rules/march_of_progress/rules.yaml:170:7\n211 rules/march_of_progress/rules.yaml:171:7\n212 rules/march_of_progress/rules.yaml:172:7\n217 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n223 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n224 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n225 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n226 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n234 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n245 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n246 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n253 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n254 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n257 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n261 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n263 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n270 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n271 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n272 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n276 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n277 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n278 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n279 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n282 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n285 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n286 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n291 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n292 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n308 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n309 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n312 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n313 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n318 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n324 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n335 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n336 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n337 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n355 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n356 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n359 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n361 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n364 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n365 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n377 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n382 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n387 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n394 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n395 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n397 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n398 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n399 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n400 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n403 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n406 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n407 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n408 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n409 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n410 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n436 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n437 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n440 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n441 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n444 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n461 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n462 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"
+_ORIGINS = "166 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n167 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n168 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n169 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n176 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n181 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n186 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n198 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n200 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n204 rules/march_of_progress/rules.yaml:165:3\n205 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n206 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n208 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n213 rules/march_of_progress/rules.yaml:170:7\n214 rules/march_of_progress/rules.yaml:171:7\n215 rules/march_of_progress/rules.yaml:172:7\n220 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n226 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n227 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n228 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n229 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n242 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n249 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n255 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n256 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n257 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n260 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n261 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n262 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n274 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n275 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n276 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n279 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n280 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n281 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n282 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n285 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n288 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n289 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n294 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n295 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n311 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n312 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n315 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n316 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n321 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n327 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n338 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n339 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n340 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n358 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n359 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n360 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n364 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n367 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n368 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n380 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n385 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n390 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n397 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n398 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n400 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n401 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n402 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n403 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n406 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n409 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n410 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n411 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n412 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n413 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n439 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n440 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n443 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n444 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n447 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n464 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n465 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"

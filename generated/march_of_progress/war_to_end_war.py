@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, register
 
@@ -29,6 +29,9 @@ from .engine import (
     _unref,
     _wait,
 )
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
@@ -188,10 +191,10 @@ class WarToEndWarScenario(MarchOfProgressRules):
     c_casualty_chosen_by_owner: bool
     c_one_loss_when_defender_wins: bool
     name_player: tuple[str, ...]
-    o_e_army__side: int
-    o_g_attacker: int
-    o_g_defence_plus: int
-    o_g_vp_removed: int
+    o_e_army__side: i64
+    o_g_attacker: i64
+    o_g_defence_plus: i64
+    o_g_vp_removed: i64
 
     def __init__(self, d: dict[str, Any]) -> None:
         super().__init__(d)
@@ -203,15 +206,15 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.o_g_defence_plus = d["o_g_defence_plus"]
         self.o_g_vp_removed = d["o_g_vp_removed"]
 
-    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: int) -> int:
+    def f_defence_extra(self, S: list[Any], v_foe: i64, v_where: i64) -> int:
         "The +1 the defender gained by discarding MOVE 1 or MOVE 2 in this combat. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:211:5]"
         N: list[int] = S
         return N[self.o_g_defence_plus]
 
-    def f_destinations(self, S: list[Any], v_p: int, v_start: Any) -> Any:
+    def f_destinations(self, S: list[Any], v_p: i64, v_start: Any) -> Any:
         """The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"""
         N: list[int] = S
-        _k_v_start: int = -1 if v_start is None else v_start
+        _k_v_start: i64 = -1 if v_start is None else v_start
         v_forts_m = 0
         for v_b in self.ixt_army__owner[
             self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
@@ -259,17 +262,17 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_n += 1
         return v_n
 
-    def f_past(self, S: list[Any], v_b: int, v_start: Any, v_dest: int) -> bool:
+    def f_past(self, S: list[Any], v_b: i64, v_start: Any, v_dest: i64) -> bool:
         "Whether moving from `start` to `dest` moves past army `b` standing in `start`: `dest` lies on b's side of the card, i.e. nearer than `start` to the home country of that side. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:183:5]"
         v_h = self.f_side_of(S, v_b)
         return self.f_distance(S, v_dest, v_h) < self.f_distance(S, v_start, v_h)
 
-    def f_playable__score(self, S: list[Any], v_me: int) -> bool:
+    def f_playable__score(self, S: list[Any], v_me: i64) -> bool:
         "When SCORE may be played. [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
 
-    def f_score_value(self, S: list[Any], v_p: int) -> int:
+    def f_score_value(self, S: list[Any], v_p: i64) -> int:
         """SCORE: no automatic 1 VP, only the VPs of each country you control. (MOP-WW1-RULE-06) [rules/march_of_progress/scenarios/war_to_end_war.yaml:204:5]"""
         N: list[int] = S
         _w1 = 0
@@ -278,20 +281,20 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _w1 += N[self.o_e_country__vp_die + v_c]
         return _w1
 
-    def f_side_of(self, S: list[Any], v_a: int) -> Any:
+    def f_side_of(self, S: list[Any], v_a: i64) -> Any:
         "The home country whose side of its card army `a` stands on (its own home's if not set). (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:174:5]"
         N: list[int] = S
         if N[self.o_e_army__side + v_a] < 0:
             return self.s_p_home[self.s_e_army__owner[v_a]]
         return _ref(N[self.o_e_army__side + v_a])
 
-    def p_destroy(self, S: list[Any], v_a: int) -> None:
+    def p_destroy(self, S: list[Any], v_a: i64) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         N: list[int] = S
         self.p_destroy__rules(S, v_a)
         N[self.o_e_army__side + v_a] = -1
 
-    def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
+    def p_destroy__rules(self, S: list[Any], v_a: i64) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         N: list[int] = S
         N[self.o_e_army__location + v_a] = -1
@@ -326,10 +329,10 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 "All VPs have been claimed",
             )
 
-    def p_take_sides(self, S: list[Any], v_p: int, v_group: Any, v_dest: int) -> None:
+    def p_take_sides(self, S: list[Any], v_p: i64, v_group: Any, v_dest: i64) -> None:
         """After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"""
         N: list[int] = S
-        v_foe: int = self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
+        v_foe: i64 = self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
         for v_x in v_group:
             N[self.o_e_army__side + v_x] = -1
         _w1 = False
@@ -353,7 +356,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if S[_LOG] is not False:
                 _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
-    def q_card__move_1(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__move_1(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"""
         N: list[int] = S
         v_all_mine_m = 0
@@ -370,14 +373,14 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        v_a_2: int = (
+        v_a_2: i64 = (
             v_mine[0]
             if (_n1 := len(v_mine)) == 1
             else v_mine[int(R() * _n1)]
             if _n1
             else _pick(R, v_mine)
         )
-        v_dest: int = (
+        v_dest: i64 = (
             _o2[0]
             if (
                 _n3 := len(
@@ -394,7 +397,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_move_army(S, v_a_2, v_dest)
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
-    def q_card__move_2(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__move_2(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         """card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"""
         N: list[int] = S
         v_all_mine_m = 0
@@ -411,7 +414,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        v_a_2: int = (
+        v_a_2: i64 = (
             v_mine[0]
             if (_n1 := len(v_mine)) == 1
             else v_mine[int(R() * _n1)]
@@ -434,7 +437,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a_2, v_b_2]
-        v_dest: int = (
+        v_dest: i64 = (
             _o2[0]
             if (_n3 := len(_o2 := _uniq(self.f_destinations(S, v_me, v_start)))) == 1
             else _o2[int(R() * _n3)]
@@ -445,7 +448,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             self.p_move_army(S, v_x, v_dest)
         self.p_take_sides(S, v_me, v_group, v_dest)
 
-    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: int) -> None:
+    def q_card__score(self, S: list[Any], R: Callable[[], float], v_me: i64) -> None:
         "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         N: list[int] = S
         v_attacked = N[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
@@ -467,7 +470,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             N[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
 
     def q_combat(
-        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+        self, S: list[Any], R: Callable[[], float], v_att: i64, v_where: i64, v_bonus: int
     ) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         N: list[int] = S
@@ -475,11 +478,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
 
     def q_combat__rules(
-        self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int, v_bonus: int
+        self, S: list[Any], R: Callable[[], float], v_att: i64, v_where: i64, v_bonus: int
     ) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         N: list[int] = S
-        v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
+        v_foe: i64 = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers_m = 0
         for v_a in self.ixt_army__owner[v_att]:
             if N[self.o_e_army__location + v_a] == v_where and (
@@ -514,7 +517,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             self.q_combat_loss(S, R, v_att, v_where)
 
     def q_combat_loss(
-        self, S: list[Any], R: Callable[[], float], v_loser: int, v_where: int
+        self, S: list[Any], R: Callable[[], float], v_loser: i64, v_where: i64
     ) -> None:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
         N: list[int] = S
@@ -554,7 +557,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
         self.q_lose_one(S, R, v_loser, v_where)
 
-    def q_combat_tie(self, S: list[Any], R: Callable[[], float], v_att: int, v_where: int) -> None:
+    def q_combat_tie(self, S: list[Any], R: Callable[[], float], v_att: i64, v_where: i64) -> None:
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
         self.q_lose_one(
@@ -565,7 +568,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
 
     def q_defence_bonus(
-        self, S: list[Any], R: Callable[[], float], v_foe: int, v_where: int
+        self, S: list[Any], R: Callable[[], float], v_foe: i64, v_where: i64
     ) -> None:
         """The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"""
         N: list[int] = S
@@ -584,7 +587,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 N[_REVEALS] = N[_REVEALS] + 1
                 N[self.o_g_defence_plus] = 1
 
-    def q_lose_one(self, S: list[Any], R: Callable[[], float], v_p: int, v_where: int) -> None:
+    def q_lose_one(self, S: list[Any], R: Callable[[], float], v_p: i64, v_where: i64) -> None:
         """One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"""
         N: list[int] = S
         v_mine_m = 0
@@ -594,14 +597,14 @@ class WarToEndWarScenario(MarchOfProgressRules):
         v_mine = _BITS8[v_mine_m] if 0 <= v_mine_m < 256 else _bits(v_mine_m)
         if len(v_mine) == 0:
             return None
-        _v_picker: int = (
+        _v_picker: i64 = (
             v_p
             if self.c_casualty_chosen_by_owner
             else self.tab_enemy[v_p]
             if self.tab_enemy is not None
             else self.f_enemy(S, v_p)
         )
-        v_a: int = v_mine[0] if v_mine else _head(v_mine)
+        v_a: i64 = v_mine[0] if v_mine else _head(v_mine)
         if len(v_mine) > 1:
             v_a = (
                 v_mine[0]
@@ -1177,4 +1180,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "209 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n215 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n222 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n235 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n237 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n259 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n260 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n264 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n270 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n275 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n285 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n286 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n291 rules/march_of_progress/rules.yaml:165:3\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n297 rules/march_of_progress/rules.yaml:170:7\n298 rules/march_of_progress/rules.yaml:171:7\n299 rules/march_of_progress/rules.yaml:172:7\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n309 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n323 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n347 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n414 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n421 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n422 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n423 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n436 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n437 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n446 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n451 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n452 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n456 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n463 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n464 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n466 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n474 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n475 rules/march_of_progress/rules.yaml:228:3\n482 rules/march_of_progress/rules.yaml:233:7\n483 rules/march_of_progress/rules.yaml:234:7\n490 rules/march_of_progress/rules.yaml:235:7\n491 rules/march_of_progress/rules.yaml:236:7\n492 rules/march_of_progress/rules.yaml:237:7\n495 rules/march_of_progress/rules.yaml:239:7\n496 rules/march_of_progress/rules.yaml:240:11\n498 rules/march_of_progress/rules.yaml:242:11\n499 rules/march_of_progress/rules.yaml:243:11\n502 rules/march_of_progress/rules.yaml:244:15\n511 rules/march_of_progress/rules.yaml:245:19\n514 rules/march_of_progress/rules.yaml:248:11\n521 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n528 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n542 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n555 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n559 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n560 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n572 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n573 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n578 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n579 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n580 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n581 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n585 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n597 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n605 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n606 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n613 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n675 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n680 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n683 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n688 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n689 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n690 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n691 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n702 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n722 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n723 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n743 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n750 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n751 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n756 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n757 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n759 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n770 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n771 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n772 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n782 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n790 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n803 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n804 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n810 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n823 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n824 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n825 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n833 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n834 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n835 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n837 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n838 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n841 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n844 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n845 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n846 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n847 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n849 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n851 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n864 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n865 rules/march_of_progress/rules.yaml:228:3\n887 rules/march_of_progress/rules.yaml:233:7\n888 rules/march_of_progress/rules.yaml:234:7\n898 rules/march_of_progress/rules.yaml:235:7\n905 rules/march_of_progress/rules.yaml:236:7\n906 rules/march_of_progress/rules.yaml:237:7\n909 rules/march_of_progress/rules.yaml:238:7\n910 rules/march_of_progress/rules.yaml:239:7\n917 rules/march_of_progress/rules.yaml:240:11\n921 rules/march_of_progress/rules.yaml:242:11\n928 rules/march_of_progress/rules.yaml:243:11\n931 rules/march_of_progress/rules.yaml:244:15\n940 rules/march_of_progress/rules.yaml:245:19\n942 rules/march_of_progress/rules.yaml:246:19\n945 rules/march_of_progress/rules.yaml:248:11\n964 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n967 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n976 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n977 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n990 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n991 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n1004 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n1021 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n1022 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n1029 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n1062 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1063 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1064 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1072 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1080 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1081 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1085 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1086 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1108 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1117 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1118 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1119 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1120 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1125 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1126 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1134 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1149 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1150 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "212 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n218 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n225 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n238 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n239 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n245 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n259 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n260 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n261 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n262 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n273 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n287 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n289 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n294 rules/march_of_progress/rules.yaml:165:3\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n300 rules/march_of_progress/rules.yaml:170:7\n301 rules/march_of_progress/rules.yaml:171:7\n302 rules/march_of_progress/rules.yaml:172:7\n307 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n312 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n313 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n323 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n337 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n338 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n349 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n355 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n356 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n367 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n397 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n398 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n417 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n425 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n426 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n436 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n437 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n438 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n439 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n440 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n447 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n448 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n449 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n466 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n467 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n469 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n478 rules/march_of_progress/rules.yaml:228:3\n485 rules/march_of_progress/rules.yaml:233:7\n486 rules/march_of_progress/rules.yaml:234:7\n493 rules/march_of_progress/rules.yaml:235:7\n494 rules/march_of_progress/rules.yaml:236:7\n495 rules/march_of_progress/rules.yaml:237:7\n498 rules/march_of_progress/rules.yaml:239:7\n499 rules/march_of_progress/rules.yaml:240:11\n501 rules/march_of_progress/rules.yaml:242:11\n502 rules/march_of_progress/rules.yaml:243:11\n505 rules/march_of_progress/rules.yaml:244:15\n514 rules/march_of_progress/rules.yaml:245:19\n517 rules/march_of_progress/rules.yaml:248:11\n524 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n525 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n530 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n531 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n544 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n545 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n558 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n563 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n575 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n576 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n581 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n588 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n598 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n600 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n607 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n608 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n609 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n616 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n678 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n683 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n684 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n685 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n686 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n691 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n692 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n693 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n694 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n705 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n726 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n751 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n752 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n753 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n754 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n759 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n760 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n761 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n762 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n773 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n774 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n775 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n785 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n793 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n806 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n807 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n813 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n826 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n827 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n828 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n836 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n837 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n838 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n840 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n841 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n844 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n847 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n848 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n849 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n850 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n852 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n854 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n867 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n868 rules/march_of_progress/rules.yaml:228:3\n890 rules/march_of_progress/rules.yaml:233:7\n891 rules/march_of_progress/rules.yaml:234:7\n901 rules/march_of_progress/rules.yaml:235:7\n908 rules/march_of_progress/rules.yaml:236:7\n909 rules/march_of_progress/rules.yaml:237:7\n912 rules/march_of_progress/rules.yaml:238:7\n913 rules/march_of_progress/rules.yaml:239:7\n920 rules/march_of_progress/rules.yaml:240:11\n924 rules/march_of_progress/rules.yaml:242:11\n931 rules/march_of_progress/rules.yaml:243:11\n934 rules/march_of_progress/rules.yaml:244:15\n943 rules/march_of_progress/rules.yaml:245:19\n945 rules/march_of_progress/rules.yaml:246:19\n948 rules/march_of_progress/rules.yaml:248:11\n967 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n970 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n979 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n980 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n993 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n994 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n1007 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n1024 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n1025 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n1032 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n1065 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1066 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1067 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1075 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1083 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1084 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1088 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1089 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1111 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1120 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1121 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1122 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1123 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1128 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1129 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1137 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1152 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1153 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
@@ -64,6 +64,9 @@ from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq
 from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
 # scenario modules import theirs from here); _FIXED_ROLLS marks an engine whose dice
@@ -932,52 +935,52 @@ class MarlboroughRules:
     k_player__grand_alliance: Any
     mk_card__kind: dict[Any, int]
     n_player: int
-    o_e_hex__besieged: int
-    o_e_hex__enlightened: int
-    o_e_hex__fortress_marker: int
-    o_e_hex__garrison_destroyed: int
-    o_e_hex__pillaged: int
-    o_e_hex__taxed_by: int
-    o_e_nation__control: int
-    o_e_nation__settled_from: int
-    o_e_unit__at: int
-    o_e_unit__due: int
-    o_e_unit__embarked: int
-    o_e_unit__fallen: int
-    o_e_unit__owner: int
-    o_e_unit__prisoner_of: int
-    o_e_unit__seen: int
-    o_e_unit__used: int
-    o_e_unit__veteran: int
-    o_g_acted: int
-    o_g_agreed_end: int
-    o_g_attacker_has_leader: int
-    o_g_battle_attack: int
-    o_g_battle_defence: int
-    o_g_bopi: int
-    o_g_combat_attacker: int
-    o_g_commissioner_attacker: int
-    o_g_commissioner_defender: int
-    o_g_defender_has_leader: int
-    o_g_event_for: int
-    o_g_first_player: int
-    o_g_in_combat: int
-    o_g_land_combat: int
-    o_g_operated_at: int
-    o_g_plans_first: int
-    o_g_pool: int
-    o_g_reroll: int
-    o_g_tax_change: int
-    o_g_window__commissioners__depth: int
-    o_g_window__leviathan__depth: int
-    o_g_window__revenue__depth: int
-    o_g_year: int
-    o_p_enlightened_picks: int
-    o_p_markers: int
-    o_p_markers_seen: int
-    o_p_treasury: int
-    o_p_treasury_seen: int
-    o_p_vp: int
+    o_e_hex__besieged: i64
+    o_e_hex__enlightened: i64
+    o_e_hex__fortress_marker: i64
+    o_e_hex__garrison_destroyed: i64
+    o_e_hex__pillaged: i64
+    o_e_hex__taxed_by: i64
+    o_e_nation__control: i64
+    o_e_nation__settled_from: i64
+    o_e_unit__at: i64
+    o_e_unit__due: i64
+    o_e_unit__embarked: i64
+    o_e_unit__fallen: i64
+    o_e_unit__owner: i64
+    o_e_unit__prisoner_of: i64
+    o_e_unit__seen: i64
+    o_e_unit__used: i64
+    o_e_unit__veteran: i64
+    o_g_acted: i64
+    o_g_agreed_end: i64
+    o_g_attacker_has_leader: i64
+    o_g_battle_attack: i64
+    o_g_battle_defence: i64
+    o_g_bopi: i64
+    o_g_combat_attacker: i64
+    o_g_commissioner_attacker: i64
+    o_g_commissioner_defender: i64
+    o_g_defender_has_leader: i64
+    o_g_event_for: i64
+    o_g_first_player: i64
+    o_g_in_combat: i64
+    o_g_land_combat: i64
+    o_g_operated_at: i64
+    o_g_plans_first: i64
+    o_g_pool: i64
+    o_g_reroll: i64
+    o_g_tax_change: i64
+    o_g_window__commissioners__depth: i64
+    o_g_window__leviathan__depth: i64
+    o_g_window__revenue__depth: i64
+    o_g_year: i64
+    o_p_enlightened_picks: i64
+    o_p_markers: i64
+    o_p_markers_seen: i64
+    o_p_treasury: i64
+    o_p_treasury_seen: i64
+    o_p_vp: i64
     s_e_hex__adjacent: tuple[tuple[int, ...], ...]
     s_e_hex__capital: tuple[bool, ...]
     s_e_hex__economic: tuple[int, ...]
@@ -1275,7 +1278,7 @@ class MarlboroughRules:
             ]
         )
 
-    def f_attack_targets(self, S: list[Any], v_p: int, v_at: Any) -> Any:
+    def f_attack_targets(self, S: list[Any], v_p: i64, v_at: Any) -> Any:
         """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). With the optional rebels, also a hex of rebels (31.4: "a player could attack rebel units that are rebelling against the enemy", and so those in his own states; 31.4 sets no other limit, and rebels are no neutral state's units). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01, MARL-31.4-01) [rules/marlborough/rules.yaml:236:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -1284,7 +1287,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_rebels = (
             [
                 _ref(N[self.o_e_unit__at + v_u])
@@ -1314,7 +1317,7 @@ class MarlboroughRules:
                 _w5.append(v_h)
         return _w5
 
-    def f_closed_to(self, S: list[Any], v_p: int) -> Any:
+    def f_closed_to(self, S: list[Any], v_p: i64) -> Any:
         "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:129:3]"
         N: list[int] = S
         v_out: list[Any] = []
@@ -1419,7 +1422,7 @@ class MarlboroughRules:
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2593:5]"
         N: list[int] = S
-        _k_v_giver: int = -1 if v_giver is None else v_giver
+        _k_v_giver: i64 = -1 if v_giver is None else v_giver
         return [
             v_s
             for v_s in self.all_nation
@@ -1429,7 +1432,7 @@ class MarlboroughRules:
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2593:5]"
         N: list[int] = S
-        _k_v_giver: int = -1 if v_giver is None else v_giver
+        _k_v_giver: i64 = -1 if v_giver is None else v_giver
         return [
             v_x
             for v_x in self.all_nation
@@ -1439,7 +1442,7 @@ class MarlboroughRules:
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2557:5]"
         N: list[int] = S
-        _k_v_giver: int = -1 if v_giver is None else v_giver
+        _k_v_giver: i64 = -1 if v_giver is None else v_giver
         return [
             v_s
             for v_s in self.ixt_nation__permanent[-1]
@@ -1449,7 +1452,7 @@ class MarlboroughRules:
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2557:5]"
         N: list[int] = S
-        _k_v_giver: int = -1 if v_giver is None else v_giver
+        _k_v_giver: i64 = -1 if v_giver is None else v_giver
         return [
             v_x
             for v_x in self.ixt_nation__permanent[-1]
@@ -1459,8 +1462,8 @@ class MarlboroughRules:
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2566:5]"
         N: list[int] = S
-        _k_v_giver: int = -1 if v_giver is None else v_giver
-        _k_v_receiver: int = -1 if v_receiver is None else v_receiver
+        _k_v_giver: i64 = -1 if v_giver is None else v_giver
+        _k_v_receiver: i64 = -1 if v_receiver is None else v_receiver
         return [
             v_x
             for v_x in self.all_unit
@@ -1477,7 +1480,7 @@ class MarlboroughRules:
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
-    def f_destinations(self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int) -> Any:
+    def f_destinations(self, S: list[Any], v_p: i64, v_start: i64, v_size: int, v_mp: int) -> Any:
         "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:212:3]"
         N: list[int] = S
         if S[self.o_e_hex__besieged + v_start]:
@@ -1526,7 +1529,7 @@ class MarlboroughRules:
             )
         ]
 
-    def f_diplomacy_modifiers(self, S: list[Any], v_p: int, v_t: int) -> int:
+    def f_diplomacy_modifiers(self, S: list[Any], v_p: i64, v_t: i64) -> int:
         """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:653:3]"""
         N: list[int] = S
         v_m = 0
@@ -1614,7 +1617,7 @@ class MarlboroughRules:
             v_m -= 1
         return v_m
 
-    def f_diplomacy_targets(self, S: list[Any], v_p: int) -> Any:
+    def f_diplomacy_targets(self, S: list[Any], v_p: i64) -> Any:
         "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:633:3]"
         N: list[int] = S
         return [
@@ -1627,7 +1630,7 @@ class MarlboroughRules:
             and N[self.o_e_nation__control + v_n] != v_p
         ]
 
-    def f_enlightenment_of(self, S: list[Any], v_p: int) -> int:
+    def f_enlightenment_of(self, S: list[Any], v_p: i64) -> int:
         """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:812:3]"""
         N: list[int] = S
         v_mine = [
@@ -1668,7 +1671,7 @@ class MarlboroughRules:
                 _w3 += self.f_strength_of(S, v_u_2)
         return _w3 + v_fc
 
-    def f_force_ok(self, S: list[Any], v_h: int, v_picked: Any) -> bool:
+    def f_force_ok(self, S: list[Any], v_h: i64, v_picked: Any) -> bool:
         """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:451:3]"""
         N: list[int] = S
         _w1 = 0
@@ -1761,12 +1764,12 @@ class MarlboroughRules:
             ]
         )
 
-    def f_has_marker(self, S: list[Any], v_p: int, v_k: Any) -> bool:
+    def f_has_marker(self, S: list[Any], v_p: i64, v_k: Any) -> bool:
         "has_marker [rules/marlborough/rules.yaml:606:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
-    def f_held_by(self, S: list[Any], v_p: int) -> Any:
+    def f_held_by(self, S: list[Any], v_p: i64) -> Any:
         "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:160:3]"
         N: list[int] = S
         v_out: list[Any] = []
@@ -1787,7 +1790,7 @@ class MarlboroughRules:
             ],
         ]
 
-    def f_hex_tax(self, S: list[Any], v_p: int, v_h: int) -> int:
+    def f_hex_tax(self, S: list[Any], v_p: i64, v_h: i64) -> int:
         'The taxes one hex pays p, in half TP (10.11, 10.12; 33.1, optional, taxes hex by hex): its TP value now (tp_value), halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:707:3]'
         N: list[int] = S
         v_n = self.s_e_hex__nation[v_h]
@@ -1796,7 +1799,7 @@ class MarlboroughRules:
         return self.f_tp_value(S, v_h)
 
     def f_in_supply(
-        self, S: list[Any], v_u: int, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
+        self, S: list[Any], v_u: i64, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
         """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32), nor out of a besieged fortress (20.3 item 4). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:291:3]"""
         N: list[int] = S
@@ -1840,7 +1843,7 @@ class MarlboroughRules:
             return _w2
         return False
 
-    def f_income_of(self, S: list[Any], v_p: int) -> int:
+    def f_income_of(self, S: list[Any], v_p: i64) -> int:
         "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01, MARL-7.2-01) [rules/marlborough/rules.yaml:353:3]"
         N: list[int] = S
         v_held = [
@@ -1858,7 +1861,7 @@ class MarlboroughRules:
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
         "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:103:3]"
         N: list[int] = S
-        _k_v_p: int = -1 if v_p is None else v_p
+        _k_v_p: i64 = -1 if v_p is None else v_p
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -1924,11 +1927,11 @@ class MarlboroughRules:
                 v_best = max(v_best, self.s_e_unit__leadership[v_u])
         return v_best
 
-    def f_maneuver_barred(self, S: list[Any], v_h: int) -> bool:
+    def f_maneuver_barred(self, S: list[Any], v_h: i64) -> bool:
         '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:613:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
-    def f_mobilizable(self, S: list[Any], v_p: int) -> Any:
+    def f_mobilizable(self, S: list[Any], v_p: i64) -> Any:
         "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:425:3]"
         N: list[int] = S
         return [
@@ -1953,7 +1956,7 @@ class MarlboroughRules:
             and len(self.f_placements(S, v_p, v_u)) > 0
         ]
 
-    def f_mobilize_cost(self, S: list[Any], v_u: int) -> int:
+    def f_mobilize_cost(self, S: list[Any], v_u: i64) -> int:
         "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:385:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
@@ -1965,7 +1968,7 @@ class MarlboroughRules:
             return 1
         return 9
 
-    def f_nation_named(self, S: list[Any], v_id: Any) -> int:
+    def f_nation_named(self, S: list[Any], v_id: Any) -> i64:
         """The state with that id. [rules/marlborough/rules.yaml:626:3]"""
         _w1 = []
         for v_n in self.all_nation:
@@ -1975,7 +1978,7 @@ class MarlboroughRules:
         return _w1[0] if _w1 else _head(_w1)
 
     def f_naval_destinations(
-        self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int
+        self, S: list[Any], v_p: i64, v_start: i64, v_size: int, v_mp: int
     ) -> Any:
         """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:484:3]"""
         N: list[int] = S
@@ -2056,7 +2059,7 @@ class MarlboroughRules:
             )
         ]
 
-    def f_naval_supplied(self, S: list[Any], v_p: int, v_sources: Any) -> Any:
+    def f_naval_supplied(self, S: list[Any], v_p: i64, v_sources: Any) -> Any:
         """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:560:3]"""
         N: list[int] = S
         _w4 = []
@@ -2139,7 +2142,7 @@ class MarlboroughRules:
                         v_out = [*v_out, *[v_h_2]]
         return v_out
 
-    def f_naval_targets(self, S: list[Any], v_p: int, v_at: Any) -> Any:
+    def f_naval_targets(self, S: list[Any], v_p: i64, v_at: Any) -> Any:
         """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:532:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -2148,7 +2151,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         _w9 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
             _w13 = self.s_e_hex__terrain[v_h] == "sea"
@@ -2183,7 +2186,7 @@ class MarlboroughRules:
                 _w9.append(v_h)
         return _w9
 
-    def f_neutral_garrison(self, S: list[Any], v_h: int) -> bool:
+    def f_neutral_garrison(self, S: list[Any], v_h: i64) -> bool:
         "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:116:3]"
         N: list[int] = S
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
@@ -2193,7 +2196,7 @@ class MarlboroughRules:
             return False
         return N[self.o_e_nation__control + v_n] < 0
 
-    def f_other(self, S: list[Any], v_p: Any) -> int:
+    def f_other(self, S: list[Any], v_p: Any) -> i64:
         """The opponent. [rules/marlborough/rules.yaml:19:3]"""
         _w1_m = 0
         for v_q in self.all_player:
@@ -2208,10 +2211,10 @@ class MarlboroughRules:
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
-    def f_placements(self, S: list[Any], v_p: Any, v_u: int) -> Any:
+    def f_placements(self, S: list[Any], v_p: Any, v_u: i64) -> Any:
         """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:404:3]"""
         N: list[int] = S
-        _k_v_p: int = -1 if v_p is None else v_p
+        _k_v_p: i64 = -1 if v_p is None else v_p
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -2242,7 +2245,7 @@ class MarlboroughRules:
                         v_out = [*v_out, *[v_h_2]]
         return v_out
 
-    def f_political_total(self, S: list[Any], v_p: int) -> int:
+    def f_political_total(self, S: list[Any], v_p: i64) -> int:
         """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:598:3]"""
         N: list[int] = S
         _w1 = 0
@@ -2251,7 +2254,7 @@ class MarlboroughRules:
                 _w1 += self.s_e_nation__political[v_n] if self.s_e_nation__major[v_n] else 1
         return _w1
 
-    def f_provision_cost(self, S: list[Any], v_u: int) -> int:
+    def f_provision_cost(self, S: list[Any], v_u: i64) -> int:
         "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:315:3]"
         N: list[int] = S
         v_at = _ref(N[self.o_e_unit__at + v_u])
@@ -2269,7 +2272,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_destinations(
-        self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int
+        self, S: list[Any], v_p: i64, v_start: i64, v_size: int, v_mp: int
     ) -> Any:
         """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:796:3]"""
         N: list[int] = S
@@ -2366,7 +2369,7 @@ class MarlboroughRules:
             and v_rebels.count(v_h) < self.f_rebel_limit(S, v_h)
         ]
 
-    def f_rebel_stacks(self, S: list[Any], v_p: int) -> Any:
+    def f_rebel_stacks(self, S: list[Any], v_p: i64) -> Any:
         """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:768:3]"""
         N: list[int] = S
         _w1 = 0
@@ -2387,7 +2390,7 @@ class MarlboroughRules:
                     v_out = [*v_out, *[v_h]]
         return v_out
 
-    def f_sea_ways(self, S: list[Any], v_p: int, v_start: int, v_mp: int) -> Any:
+    def f_sea_ways(self, S: list[Any], v_p: i64, v_start: i64, v_mp: int) -> Any:
         """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:515:3]"""
         N: list[int] = S
         v_foes = [
@@ -2465,7 +2468,7 @@ class MarlboroughRules:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
-    def f_supplied_units(self, S: list[Any], v_p: int) -> Any:
+    def f_supplied_units(self, S: list[Any], v_p: i64) -> Any:
         """The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:544:3]"""
         N: list[int] = S
         v_mine__i1 = [
@@ -2530,7 +2533,7 @@ class MarlboroughRules:
             return False
         return v_h not in v_zoc or v_h in v_mine
 
-    def f_supply_sources(self, S: list[Any], v_p: int) -> Any:
+    def f_supply_sources(self, S: list[Any], v_p: i64) -> Any:
         "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit, 19.3), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04, MARL-19.3-01) [rules/marlborough/rules.yaml:265:3]"
         N: list[int] = S
         v_mine = [
@@ -2575,13 +2578,13 @@ class MarlboroughRules:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
-    def f_tp_value(self, S: list[Any], v_h: int) -> int:
+    def f_tp_value(self, S: list[Any], v_h: i64) -> int:
         'A hex\'s TP value now: its printed economic value, but zero while it is besieged (20.3 item 5: "Reduce any TP value of a besieged fortress to zero") or pillaged (the Pillage Table: "As long as the Pillage marker is in the hex: 1. The hex\'s TP value is reduced to zero"). The optional 10.13 ("Neither player may collect income from a besieged fortress/economic center or from a pillaged hex") says the same, so it needs no switch. (MARL-20.3-05, MARL-PA35.0R-04, MARL-10.13-01) [rules/marlborough/rules.yaml:370:3]'
         if S[self.o_e_hex__besieged + v_h] or S[self.o_e_hex__pillaged + v_h]:
             return 0
         return self.s_e_hex__economic[v_h]
 
-    def f_upkeep(self, S: list[Any], v_u: int, v_supplied: Any) -> int:
+    def f_upkeep(self, S: list[Any], v_u: i64, v_supplied: Any) -> int:
         "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:437:3]"
         v_cost = (
             2
@@ -2591,7 +2594,7 @@ class MarlboroughRules:
         )
         return v_cost if v_u in v_supplied else 3 * v_cost
 
-    def f_vp_of(self, S: list[Any], v_p: int) -> int:
+    def f_vp_of(self, S: list[Any], v_p: i64) -> int:
         """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:588:3]"""
         N: list[int] = S
         _w1 = 0
@@ -2606,19 +2609,19 @@ class MarlboroughRules:
                 _w2 += 1
         return v_states + _w2
 
-    def f_war_markers_enough(self, S: list[Any], v_t: int, v_picked: Any) -> bool:
+    def f_war_markers_enough(self, S: list[Any], v_t: i64, v_picked: Any) -> bool:
         """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:645:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
-    def f_window__commissioners__ask(self, S: list[Any], v_attacker: int, v_defender: int) -> Any:
+    def f_window__commissioners__ask(self, S: list[Any], v_attacker: i64, v_defender: i64) -> Any:
         "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
-        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int
+        self, S: list[Any], v_attacker: i64, v_defender: i64, v_p: i64
     ) -> Any:
         "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"
         N: list[int] = S
@@ -2635,12 +2638,12 @@ class MarlboroughRules:
             )
         ]
 
-    def f_window__leviathan__ask(self, S: list[Any], v_attacker: int, v_defender: int) -> Any:
+    def f_window__leviathan__ask(self, S: list[Any], v_attacker: i64, v_defender: i64) -> Any:
         '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
-        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int
+        self, S: list[Any], v_attacker: i64, v_defender: i64, v_p: i64
     ) -> Any:
         '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]'
         N: list[int] = S
@@ -2650,11 +2653,11 @@ class MarlboroughRules:
             if self.card_kind[v_c] == "leviathan" and (not S[self.o_g_reroll])
         ]
 
-    def f_window__revenue__ask(self, S: list[Any], v_payee: int) -> Any:
+    def f_window__revenue__ask(self, S: list[Any], v_payee: i64) -> Any:
         '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
         return [v_payee]
 
-    def f_window__revenue__options(self, S: list[Any], v_payee: int, v_p: int) -> Any:
+    def f_window__revenue__options(self, S: list[Any], v_payee: i64, v_p: i64) -> Any:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
         return (
@@ -2672,7 +2675,7 @@ class MarlboroughRules:
             _w1 += self.card_value[v_c]
         return _w1 >= 2
 
-    def f_zoc_against(self, S: list[Any], v_p: int) -> Any:
+    def f_zoc_against(self, S: list[Any], v_p: i64) -> Any:
         """The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:189:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -2681,7 +2684,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
         for v_u in self.all_unit:
@@ -2752,195 +2755,195 @@ class MarlboroughRules:
                     ]
         return v_out
 
-    def p_card__coronation_hre_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__coronation_hre_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 1 Coronation of Holy Roman Emperor markers (the counter mix is not printed). (MARL-PA12.6-01) [rules/marlborough/cards.yaml:376:3]"
         pass
 
-    def p_card__coronation_spain_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__coronation_spain_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 1 Coronation of King of Spain markers (the counter mix is not printed). (MARL-PA12.6-02) [rules/marlborough/cards.yaml:384:3]"
         pass
 
-    def p_card__diplomacy_1_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_1_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:8:3]"
         pass
 
-    def p_card__diplomacy_1_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_1_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:16:3]"
         pass
 
-    def p_card__diplomacy_1_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_1_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:24:3]"
         pass
 
-    def p_card__diplomacy_1_4(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_1_4(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:32:3]"
         pass
 
-    def p_card__diplomacy_1_5(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_1_5(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:40:3]"
         pass
 
-    def p_card__diplomacy_1_6(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_1_6(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:48:3]"
         pass
 
-    def p_card__diplomacy_2_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_2_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:56:3]"
         pass
 
-    def p_card__diplomacy_2_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_2_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:64:3]"
         pass
 
-    def p_card__diplomacy_2_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_2_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:72:3]"
         pass
 
-    def p_card__diplomacy_2_4(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_2_4(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:80:3]"
         pass
 
-    def p_card__diplomacy_2_5(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_2_5(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:88:3]"
         pass
 
-    def p_card__diplomacy_3_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_3_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 3 Diplomacy 3 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:96:3]"
         pass
 
-    def p_card__diplomacy_3_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_3_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 3 Diplomacy 3 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:104:3]"
         pass
 
-    def p_card__diplomacy_3_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__diplomacy_3_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 3 Diplomacy 3 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:112:3]"
         pass
 
-    def p_card__forced_march_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:120:3]"
         pass
 
-    def p_card__forced_march_10(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_10(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:192:3]"
         pass
 
-    def p_card__forced_march_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:128:3]"
         pass
 
-    def p_card__forced_march_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:136:3]"
         pass
 
-    def p_card__forced_march_4(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_4(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:144:3]"
         pass
 
-    def p_card__forced_march_5(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_5(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:152:3]"
         pass
 
-    def p_card__forced_march_6(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_6(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:160:3]"
         pass
 
-    def p_card__forced_march_7(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_7(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:168:3]"
         pass
 
-    def p_card__forced_march_8(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_8(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:176:3]"
         pass
 
-    def p_card__forced_march_9(self, S: list[Any], v_me: int) -> None:
+    def p_card__forced_march_9(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:184:3]"
         pass
 
-    def p_card__leviathan_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__leviathan_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:264:3]"
         pass
 
-    def p_card__leviathan_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__leviathan_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:272:3]"
         pass
 
-    def p_card__leviathan_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__leviathan_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:280:3]"
         pass
 
-    def p_card__leviathan_4(self, S: list[Any], v_me: int) -> None:
+    def p_card__leviathan_4(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:288:3]"
         pass
 
-    def p_card__revenue_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__revenue_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:296:3]"
         pass
 
-    def p_card__revenue_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__revenue_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:304:3]"
         pass
 
-    def p_card__revenue_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__revenue_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:312:3]"
         pass
 
-    def p_card__revenue_4(self, S: list[Any], v_me: int) -> None:
+    def p_card__revenue_4(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:320:3]"
         pass
 
-    def p_card__revenue_5(self, S: list[Any], v_me: int) -> None:
+    def p_card__revenue_5(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:328:3]"
         pass
 
-    def p_card__revenue_6(self, S: list[Any], v_me: int) -> None:
+    def p_card__revenue_6(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:336:3]"
         pass
 
-    def p_card__veterans_rally_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__veterans_rally_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:344:3]"
         pass
 
-    def p_card__veterans_rally_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__veterans_rally_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:352:3]"
         pass
 
-    def p_card__veterans_rally_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__veterans_rally_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:360:3]"
         pass
 
-    def p_card__veterans_rally_4(self, S: list[Any], v_me: int) -> None:
+    def p_card__veterans_rally_4(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:368:3]"
         pass
 
-    def p_card__war_commissioner_1(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_1(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:200:3]"
         pass
 
-    def p_card__war_commissioner_2(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_2(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:208:3]"
         pass
 
-    def p_card__war_commissioner_3(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_3(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:216:3]"
         pass
 
-    def p_card__war_commissioner_4(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_4(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:224:3]"
         pass
 
-    def p_card__war_commissioner_5(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_5(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:232:3]"
         pass
 
-    def p_card__war_commissioner_6(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_6(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:240:3]"
         pass
 
-    def p_card__war_commissioner_7(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_7(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:248:3]"
         pass
 
-    def p_card__war_commissioner_8(self, S: list[Any], v_me: int) -> None:
+    def p_card__war_commissioner_8(self, S: list[Any], v_me: i64) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:256:3]"
         pass
 
@@ -3022,7 +3025,7 @@ class MarlboroughRules:
             if S[_LOG] is not False:
                 _log(S, 12, (v_h,))
 
-    def p_disband(self, S: list[Any], v_p: int, v_u: Any) -> None:
+    def p_disband(self, S: list[Any], v_p: i64, v_u: Any) -> None:
         """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1654:3]"""
         N: list[int] = S
         v_at = _ref(N[self.o_e_unit__at + v_u])
@@ -3087,7 +3090,7 @@ class MarlboroughRules:
                         _w1_m = _w1_m | 1 << v_q__1
                         break
                 _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-                v_captor: int = _w1[0] if _w1 else _head(_w1)
+                v_captor: i64 = _w1[0] if _w1 else _head(_w1)
                 S[self.o_e_unit__seen + v_u] = 0
                 N[self.o_e_unit__at + v_u] = -1
                 N[self.o_e_unit__prisoner_of + v_u] = v_captor
@@ -3220,7 +3223,7 @@ class MarlboroughRules:
                     if S[_LOG] is not False:
                         _log(S, 43, (v_h,))
 
-    def p_lose_markers(self, S: list[Any], v_p: int, v_amount: int) -> None:
+    def p_lose_markers(self, S: list[Any], v_p: i64, v_amount: int) -> None:
         """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:851:3]"""
         N: list[int] = S
         v_i = 0
@@ -3249,7 +3252,7 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 3, (v_p, v_i, v_w))
 
-    def p_plan_precedence(self, S: list[Any], v_p: int, v_force: Any, v_dfn: Any) -> None:
+    def p_plan_precedence(self, S: list[Any], v_p: i64, v_force: Any, v_dfn: Any) -> None:
         """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2222:3]"""
         N: list[int] = S
         N[self.o_g_plans_first] = -1
@@ -3260,7 +3263,7 @@ class MarlboroughRules:
                     _w1_m = _w1_m | 1 << v_q__1
                     break
             _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-            v_q: int = _w1[0] if _w1 else _head(_w1)
+            v_q: i64 = _w1[0] if _w1 else _head(_w1)
             v_ra = _roll(S, 6)
             v_rd = _roll(S, 6)
             v_ta = v_ra + max(
@@ -3321,7 +3324,7 @@ class MarlboroughRules:
                     if S[_LOG] is not False:
                         _log(S, 189, (v_n,))
 
-    def p_shift_bop(self, S: list[Any], v_p: int, v_amount: int) -> None:
+    def p_shift_bop(self, S: list[Any], v_p: i64, v_amount: int) -> None:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:890:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
@@ -3335,10 +3338,10 @@ class MarlboroughRules:
         if abs(N[self.o_g_bopi]) > 12:
             self.p_victory(S, "The Balance of Power passes 12")
 
-    def p_spend_marker(self, S: list[Any], v_p: int, v_k: Any) -> None:
+    def p_spend_marker(self, S: list[Any], v_p: i64, v_k: Any) -> None:
         "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"
         N: list[int] = S
-        v_c: int = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
+        v_c: i64 = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
         N[self.o_p_markers + v_p] = _take(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3447,11 +3450,11 @@ class MarlboroughRules:
             )
 
     def p_window__commissioners__act(
-        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: int
+        self, S: list[Any], v_attacker: i64, v_defender: i64, v_p: i64, v_x: i64
     ) -> None:
         """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"""
         N: list[int] = S
-        _c1: int = v_x
+        _c1: i64 = v_x
         N[self.o_p_markers + v_p] = _take_card(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         if v_p == v_attacker:
@@ -3462,21 +3465,21 @@ class MarlboroughRules:
             _log(S, 180, (v_p,))
 
     def p_window__leviathan__act(
-        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: int
+        self, S: list[Any], v_attacker: i64, v_defender: i64, v_p: i64, v_x: i64
     ) -> None:
         """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]"""
         N: list[int] = S
-        _c1: int = v_x
+        _c1: i64 = v_x
         N[self.o_p_markers + v_p] = _take_card(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
             _log(S, 183, (v_p,))
 
-    def p_window__revenue__act(self, S: list[Any], v_payee: int, v_p: int, v_x: int) -> None:
+    def p_window__revenue__act(self, S: list[Any], v_payee: i64, v_p: i64, v_x: i64) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
-        _c1: int = v_x
+        _c1: i64 = v_x
         N[self.o_p_markers + v_p] = _take_card(N[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         v_die = _roll(S, 6)
@@ -3864,11 +3867,11 @@ class MarlboroughRules:
         return k
 
     def q_advance(
-        self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any, v_into: Any
+        self, S: list[Any], R: Callable[[], float], v_p: i64, v_group: Any, v_into: Any
     ) -> None:
         """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]"""
         N: list[int] = S
-        _k_v_into: int = -1 if v_into is None else v_into
+        _k_v_into: i64 = -1 if v_into is None else v_into
         v_sea = self.s_e_hex__terrain[v_into] == "sea"
         if (
             v_into in self.f_closed_to(S, v_p)
@@ -3972,18 +3975,18 @@ class MarlboroughRules:
                 N[self.o_e_unit__at + v_v_2] = _unref(v_into)
 
     def q_combat(
-        self, S: list[Any], R: Callable[[], float], v_p: int, v_force: Any, v_from: Any, v_t: int
+        self, S: list[Any], R: Callable[[], float], v_p: i64, v_force: Any, v_from: Any, v_t: i64
     ) -> None:
         """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]"""
         N: list[int] = S
-        _k_v_from: int = -1 if v_from is None else v_from
+        _k_v_from: i64 = -1 if v_from is None else v_from
         _w1_m = 0
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -4132,7 +4135,7 @@ class MarlboroughRules:
                 else:
                     pass
             elif v_m_2[2] == "FA CRT/NE":
-                _v_chooser: int = v_q if v_fd > v_fa else v_p
+                _v_chooser: i64 = v_q if v_fd > v_fa else v_p
                 v_go = R() < 0.5
                 if v_go:
                     self.q_crt_combat(S, R, v_p, v_force, v_from, v_t, 0, False)
@@ -4165,7 +4168,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(
-        self, S: list[Any], R: Callable[[], float], v_attacker: int, v_defender: int
+        self, S: list[Any], R: Callable[[], float], v_attacker: i64, v_defender: i64
     ) -> None:
         "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"
         N: list[int] = S
@@ -4219,7 +4222,7 @@ class MarlboroughRules:
         self,
         S: list[Any],
         R: Callable[[], float],
-        v_p: int,
+        v_p: i64,
         v_force: Any,
         v_from: Any,
         v_t: Any,
@@ -4228,15 +4231,15 @@ class MarlboroughRules:
     ) -> None:
         """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1211:3]"""
         N: list[int] = S
-        _k_v_from: int = -1 if v_from is None else v_from
-        _k_v_t: int = -1 if v_t is None else v_t
+        _k_v_from: i64 = -1 if v_from is None else v_from
+        _k_v_t: i64 = -1 if v_t is None else v_t
         _w1_m = 0
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_att = [v_u for v_u in v_force if N[self.o_e_unit__at + v_u] == _k_v_from]
         v_dfn = [
             v_u_2
@@ -4383,7 +4386,7 @@ class MarlboroughRules:
             if not v_siege:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
-    def q_declare_war(self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int) -> None:
+    def q_declare_war(self, S: list[Any], R: Callable[[], float], v_p: i64, v_t: i64) -> None:
         """23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1904:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -4392,7 +4395,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_mine = (
             _BITS8[_m1]
             if 0
@@ -4427,7 +4430,7 @@ class MarlboroughRules:
     ) -> None:
         """6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1735:3]"""
         N: list[int] = S
-        _k_v_was: int = -1 if v_was is None else v_was
+        _k_v_was: i64 = -1 if v_was is None else v_was
         for v_u_2 in [
             v_u
             for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
@@ -4492,7 +4495,7 @@ class MarlboroughRules:
                 if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
                     self.p_eliminate(S, v_u_2)
                 else:
-                    v_to: int = v_ways[0] if v_ways else _head(v_ways)
+                    v_to: i64 = v_ways[0] if v_ways else _head(v_ways)
                     if len(v_ways) > 1:
                         v_to = (
                             v_ways[0]
@@ -4505,7 +4508,7 @@ class MarlboroughRules:
                     N[self.o_e_unit__at + v_u_2] = _unref(v_to)
                     S[self.o_e_unit__embarked + v_u_2] = False
 
-    def q_diplomacy_attempt(self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int) -> None:
+    def q_diplomacy_attempt(self, S: list[Any], R: Callable[[], float], v_p: i64, v_t: i64) -> None:
         """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1875:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -4514,7 +4517,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_mine = (
             _BITS8[_m1]
             if 0
@@ -4582,7 +4585,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_p: int = _w1[0] if _w1 else _head(_w1)
+        v_p: i64 = _w1[0] if _w1 else _head(_w1)
         self.q_diplomacy_segment(S, R, v_p)
         _w2_m = 0
         for v_q__1 in self.all_player:
@@ -4593,7 +4596,7 @@ class MarlboroughRules:
         self.q_diplomacy_segment(S, R, _w2[0] if _w2 else _head(_w2))
 
     def q_diplomacy_result(
-        self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int, v_code: Any
+        self, S: list[Any], R: Callable[[], float], v_p: i64, v_t: i64, v_code: Any
     ) -> None:
         """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"""
         N: list[int] = S
@@ -4603,7 +4606,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         if v_code == "NE":
             pass
         elif v_code == "D1":
@@ -4637,7 +4640,7 @@ class MarlboroughRules:
             else:
                 self.q_make_controlled(S, R, v_t, v_p)
 
-    def q_diplomacy_segment(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_diplomacy_segment(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1919:3]"""
         N: list[int] = S
         v_going = True
@@ -4699,7 +4702,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_displace(
-        self, S: list[Any], R: Callable[[], float], v_u: int, v_spots: Any, v_p: Any, v_home: bool
+        self, S: list[Any], R: Callable[[], float], v_u: i64, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
         """6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"""
         N: list[int] = S
@@ -4750,7 +4753,7 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_u] = 0
             N[self.o_e_unit__at + v_u] = _unref(v_to)
 
-    def q_draw_markers(self, S: list[Any], R: Callable[[], float], v_p: int, v_amount: int) -> None:
+    def q_draw_markers(self, S: list[Any], R: Callable[[], float], v_p: i64, v_amount: int) -> None:
         """12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]"""
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
@@ -4796,7 +4799,7 @@ class MarlboroughRules:
                 N[_REVEALS] = N[_REVEALS] + 1
             v_i += 1
 
-    def q_enlighten(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_enlighten(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2413:3]"""
         N: list[int] = S
         v_done = False
@@ -4861,7 +4864,7 @@ class MarlboroughRules:
         _clamp = _w1__i1
         N[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
-    def q_espionage(self, S: list[Any], R: Callable[[], float], v_p: int, v_t: int) -> None:
+    def q_espionage(self, S: list[Any], R: Callable[[], float], v_p: i64, v_t: i64) -> None:
         """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1820:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -4870,7 +4873,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_what = (
             _o1[0]
             if (_n2 := len(_o1 := self.e_espionage)) == 1
@@ -4893,7 +4896,7 @@ class MarlboroughRules:
             N[_REVEALS] = N[_REVEALS] + 1
 
     def q_famous_victory(
-        self, S: list[Any], R: Callable[[], float], v_winner: int, v_loser: int, v_losers: int
+        self, S: list[Any], R: Callable[[], float], v_winner: i64, v_loser: i64, v_losers: int
     ) -> None:
         "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1050:3]"
         if v_losers < 1:
@@ -4910,7 +4913,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_free_markers(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_free_markers(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1560:3]"""
         N: list[int] = S
         for v_n_2 in [
@@ -4930,7 +4933,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(
-        self, S: list[Any], R: Callable[[], float], v_p: int, v_force: Any, v_h: int
+        self, S: list[Any], R: Callable[[], float], v_p: i64, v_force: Any, v_h: i64
     ) -> None:
         """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"""
         N: list[int] = S
@@ -4940,7 +4943,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -4992,7 +4995,7 @@ class MarlboroughRules:
         S[self.o_e_hex__besieged + v_h] = False
         self.q_advance(S, R, v_p, v_force, v_h)
 
-    def q_increase_taxes(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_increase_taxes(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2270:3]"""
         N: list[int] = S
         N[self.o_g_tax_change] = 0
@@ -5081,7 +5084,7 @@ class MarlboroughRules:
                         and self.s_e_unit__kind[v_u_4] != "leader"
                     ]
                     if len(v_rebels) > 0:
-                        v_u_5: int = (
+                        v_u_5: i64 = (
                             v_rebels[0]
                             if (_n3 := len(v_rebels)) == 1
                             else v_rebels[int(R() * _n3)]
@@ -5092,17 +5095,17 @@ class MarlboroughRules:
         for v_h_7 in v_centers:
             N[self.o_e_hex__taxed_by + v_h_7] = -1
 
-    def q_intercept(self, S: list[Any], R: Callable[[], float], v_p: int, v_at: Any) -> None:
+    def q_intercept(self, S: list[Any], R: Callable[[], float], v_p: i64, v_at: Any) -> None:
         """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1492:3]"""
         N: list[int] = S
-        _k_v_at: int = -1 if v_at is None else v_at
+        _k_v_at: i64 = -1 if v_at is None else v_at
         _w1_m = 0
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_ports = [
             _ref(N[self.o_e_unit__at + v_u])
             for v_u in self.ix_unit__kind.get("frigate_fleet", ())
@@ -5162,7 +5165,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(
-        self, S: list[Any], R: Callable[[], float], v_attacker: int, v_defender: int
+        self, S: list[Any], R: Callable[[], float], v_attacker: i64, v_defender: i64
     ) -> None:
         '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]'
         N: list[int] = S
@@ -5202,7 +5205,7 @@ class MarlboroughRules:
             N[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(
-        self, S: list[Any], R: Callable[[], float], v_p: int, v_force: Any
+        self, S: list[Any], R: Callable[[], float], v_p: i64, v_force: Any
     ) -> None:
         """Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"""
         N: list[int] = S
@@ -5228,7 +5231,7 @@ class MarlboroughRules:
         self,
         S: list[Any],
         R: Callable[[], float],
-        v_p: int,
+        v_p: i64,
         v_group: Any,
         v_h: Any,
         v_defending: bool,
@@ -5323,14 +5326,14 @@ class MarlboroughRules:
         if v_was is not None and v_was != v_p:
             self.q_defection(S, R, v_t, v_was, v_p)
 
-    def q_make_neutral(self, S: list[Any], R: Callable[[], float], v_t: int) -> None:
+    def q_make_neutral(self, S: list[Any], R: Callable[[], float], v_t: i64) -> None:
         "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1756:3]"
         N: list[int] = S
         v_was = _ref(N[self.o_e_nation__control + v_t])
         self.p_set_control(S, v_t, None)
         self.q_neutral_effects(S, R, v_t, v_was)
 
-    def q_mobilization(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_mobilization(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1573:3]"""
         N: list[int] = S
         for v_u_2 in [
@@ -5502,11 +5505,11 @@ class MarlboroughRules:
                         N[self.o_e_unit__at + v_u_4] = _unref(v_h_4)
 
     def q_naval_retreat(
-        self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any, v_h: Any
+        self, S: list[Any], R: Callable[[], float], v_p: i64, v_group: Any, v_h: Any
     ) -> None:
         """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1520:3]"""
         N: list[int] = S
-        _k_v_h: int = -1 if v_h is None else v_h
+        _k_v_h: i64 = -1 if v_h is None else v_h
         v_navy = [
             v_u
             for v_u in v_group
@@ -5558,7 +5561,7 @@ class MarlboroughRules:
             for v_u_3 in v_navy:
                 self.p_eliminate(S, v_u_3)
             return None
-        v_to: int = (
+        v_to: i64 = (
             v_ways[0]
             if (_n1 := len(v_ways)) == 1
             else v_ways[int(R() * _n1)]
@@ -5601,7 +5604,7 @@ class MarlboroughRules:
                             _carry_out(self, S, v_w_offer)
                         v_w_offer = None
 
-    def q_neutral_effects(self, S: list[Any], R: Callable[[], float], v_t: int, v_was: Any) -> None:
+    def q_neutral_effects(self, S: list[Any], R: Callable[[], float], v_t: i64, v_was: Any) -> None:
         """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1779:3]"""
         N: list[int] = S
         v_towns = [
@@ -5682,7 +5685,7 @@ class MarlboroughRules:
     def q_new_leader(self, S: list[Any], R: Callable[[], float], v_p: Any) -> None:
         """25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don't pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2103:3]"""
         N: list[int] = S
-        _k_v_p: int = -1 if v_p is None else v_p
+        _k_v_p: i64 = -1 if v_p is None else v_p
         v_ready = [
             v_u
             for v_u in self.ix_unit__kind.get("leader", ())
@@ -5697,14 +5700,14 @@ class MarlboroughRules:
         ]
         if len(v_ready) == 0:
             return None
-        v_u_2: int = (
+        v_u_2: i64 = (
             v_ready[0]
             if (_n1 := len(v_ready)) == 1
             else v_ready[int(R() * _n1)]
             if _n1
             else _pick(R, v_ready)
         )
-        v_h: int = (
+        v_h: i64 = (
             _o2[0]
             if (_n3 := len(_o2 := _uniq(self.f_placements(S, v_p, v_u_2)))) == 1
             else _o2[int(R() * _n3)]
@@ -5725,7 +5728,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_p: int = _w1[0] if _w1 else _head(_w1)
+        v_p: i64 = _w1[0] if _w1 else _head(_w1)
         v_passes = 0
         _runs0 = 0
         while v_passes < 2:
@@ -5750,7 +5753,7 @@ class MarlboroughRules:
             _w2 = _BITS8[_w2_m] if 0 <= _w2_m < 256 else _bits(_w2_m)
             v_p = _w2[0] if _w2 else _head(_w2)
 
-    def q_pick_from_pool(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_pick_from_pool(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]"""
         N: list[int] = S
         _clamp = N[self.o_p_enlightened_picks + v_p] - 1
@@ -5767,7 +5770,7 @@ class MarlboroughRules:
         N[self.o_p_markers + v_p] = N[self.o_p_markers + v_p] | 1 << _c1
         N[_REVEALS] = N[_REVEALS] + 1
 
-    def q_pillage(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_pillage(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2160:3]"""
         N: list[int] = S
         v_h = _ref(N[self.o_g_operated_at])
@@ -5830,7 +5833,7 @@ class MarlboroughRules:
                 )
             ]
             if len(v_alive) > 0:
-                v_u_5: int = (
+                v_u_5: i64 = (
                     v_alive[0]
                     if (_n1 := len(v_alive)) == 1
                     else v_alive[int(R() * _n1)]
@@ -5840,7 +5843,7 @@ class MarlboroughRules:
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
 
-    def q_pillage_hex(self, S: list[Any], R: Callable[[], float], v_p: int, v_h: int) -> None:
+    def q_pillage_hex(self, S: list[Any], R: Callable[[], float], v_p: i64, v_h: i64) -> None:
         """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2139:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -5849,7 +5852,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
             S[self.o_e_hex__enlightened + v_h] = False
@@ -5862,7 +5865,7 @@ class MarlboroughRules:
         if v_town:
             self.p_shift_bop(S, v_q, 1)
 
-    def q_place_fortress_markers(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_place_fortress_markers(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2245:3]'
         N: list[int] = S
         v_done = False
@@ -5893,7 +5896,7 @@ class MarlboroughRules:
                     N[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
-    def q_provision(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_provision(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1670:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
@@ -5964,7 +5967,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_rebel_operation(self, S: list[Any], R: Callable[[], float], v_p: int, v_h: int) -> None:
+    def q_rebel_operation(self, S: list[Any], R: Callable[[], float], v_p: i64, v_h: i64) -> None:
         """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2370:3]"""
         N: list[int] = S
         _w1_m = 0
@@ -5973,7 +5976,7 @@ class MarlboroughRules:
                 _w1_m = _w1_m | 1 << v_q__1
                 break
         _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-        v_q: int = _w1[0] if _w1 else _head(_w1)
+        v_q: i64 = _w1[0] if _w1 else _head(_w1)
         v_mine = (
             _BITS8[_m1]
             if 0
@@ -6065,7 +6068,7 @@ class MarlboroughRules:
             S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
 
-    def q_rebel_segment(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_rebel_segment(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2354:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
@@ -6097,7 +6100,7 @@ class MarlboroughRules:
                 _w4_m = _w4_m | 1 << v_q
                 break
         _w4 = _BITS8[_w4_m] if 0 <= _w4_m < 256 else _bits(_w4_m)
-        _v_placer: int = _w4[0] if _w4 else _head(_w4)
+        _v_placer: i64 = _w4[0] if _w4 else _head(_w4)
         v_c = _ref(N[self.o_e_nation__control + v_n_2])
         if v_c is not None:
             _w5_m = 0
@@ -6129,7 +6132,7 @@ class MarlboroughRules:
                 and v_rebels__i1.count(v_h__i1) < self.f_rebel_limit(S, v_h__i1)
             ]
             if len(v_sites) > 0:
-                v_h: int = (
+                v_h: i64 = (
                     _o2[0]
                     if (_n3 := len(_o2 := _uniq(v_sites))) == 1
                     else _o2[int(R() * _n3)]
@@ -6140,7 +6143,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__seen + v_u_3] = 0
                 N[self.o_e_unit__at + v_u_3] = _unref(v_h)
 
-    def q_remove_pillage(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_remove_pillage(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2203:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
@@ -6162,11 +6165,11 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(
-        self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any, v_h: Any
+        self, S: list[Any], R: Callable[[], float], v_p: i64, v_group: Any, v_h: Any
     ) -> None:
         """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"""
         N: list[int] = S
-        _k_v_h: int = -1 if v_h is None else v_h
+        _k_v_h: i64 = -1 if v_h is None else v_h
         v_alive = [v_u for v_u in v_group if N[self.o_e_unit__at + v_u] == _k_v_h]
         if len(v_alive) == 0:
             return None
@@ -6220,7 +6223,7 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 self.p_eliminate(S, v_u_5)
             return None
-        v_to: int = (
+        v_to: i64 = (
             v_ways[0]
             if (_n1 := len(v_ways)) == 1
             else v_ways[int(R() * _n1)]
@@ -6231,7 +6234,7 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_u_6] = 0
             N[self.o_e_unit__at + v_u_6] = _unref(v_to)
 
-    def q_revenue(self, S: list[Any], R: Callable[[], float], v_payee: int) -> None:
+    def q_revenue(self, S: list[Any], R: Callable[[], float], v_payee: i64) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
@@ -6279,9 +6282,9 @@ class MarlboroughRules:
         self,
         S: list[Any],
         R: Callable[[], float],
-        v_p: int,
+        v_p: i64,
         v_force: Any,
-        v_from: int,
+        v_from: i64,
         v_forced: bool,
     ) -> None:
         """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1426:3]"""
@@ -6434,7 +6437,7 @@ class MarlboroughRules:
             self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
             self.p_lift_sieges(S)
 
-    def q_segment(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_segment(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]"""
         N: list[int] = S
         v_ready = [
@@ -6675,7 +6678,7 @@ class MarlboroughRules:
         self,
         S: list[Any],
         R: Callable[[], float],
-        v_p: int,
+        v_p: i64,
         v_group: Any,
         v_need: int,
         v_h: Any,
@@ -6709,7 +6712,7 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
-    def q_taxation(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_taxation(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1544:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
@@ -6725,7 +6728,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_training(self, S: list[Any], R: Callable[[], float], v_p: int) -> None:
+    def q_training(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1990:3]"""
         N: list[int] = S
         v_done: list[Any] = []
@@ -6856,7 +6859,7 @@ class MarlboroughRules:
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             self.q_treasury(S, R)
 
-    def q_upgrade(self, S: list[Any], R: Callable[[], float], v_p: int, v_group: Any) -> None:
+    def q_upgrade(self, S: list[Any], R: Callable[[], float], v_p: i64, v_group: Any) -> None:
         """24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"""
         N: list[int] = S
         v_recruits = [
@@ -13590,4 +13593,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1266 rules/marlborough/rules.yaml:482:7\n1281 rules/marlborough/rules.yaml:247:7\n1288 rules/marlborough/rules.yaml:248:7\n1297 rules/marlborough/rules.yaml:249:7\n1320 rules/marlborough/rules.yaml:137:7\n1321 rules/marlborough/rules.yaml:138:7\n1322 rules/marlborough/rules.yaml:139:11\n1323 rules/marlborough/rules.yaml:140:11\n1324 rules/marlborough/rules.yaml:141:15\n1325 rules/marlborough/rules.yaml:142:7\n1346 rules/marlborough/rules.yaml:351:7\n1361 rules/marlborough/rules.yaml:694:7\n1370 rules/marlborough/rules.yaml:695:7\n1375 rules/marlborough/rules.yaml:696:7\n1376 rules/marlborough/rules.yaml:697:7\n1377 rules/marlborough/rules.yaml:698:7\n1382 rules/marlborough/rules.yaml:699:11\n1383 rules/marlborough/rules.yaml:700:11\n1389 rules/marlborough/rules.yaml:701:11\n1390 rules/marlborough/rules.yaml:702:11\n1391 rules/marlborough/rules.yaml:703:11\n1392 rules/marlborough/rules.yaml:704:7\n1396 rules/marlborough/rules.yaml:2517:1\n1401 rules/marlborough/rules.yaml:2517:1\n1406 rules/marlborough/rules.yaml:2517:1\n1413 rules/marlborough/rules.yaml:2517:1\n1423 rules/marlborough/rules.yaml:2517:1\n1433 rules/marlborough/rules.yaml:2517:1\n1443 rules/marlborough/rules.yaml:2517:1\n1453 rules/marlborough/rules.yaml:2517:1\n1464 rules/marlborough/rules.yaml:2517:1\n1473 rules/marlborough/rules.yaml:2517:1\n1478 rules/marlborough/rules.yaml:2517:1\n1483 rules/marlborough/rules.yaml:224:7\n1484 rules/marlborough/rules.yaml:225:11\n1485 rules/marlborough/rules.yaml:226:7\n1486 rules/marlborough/rules.yaml:227:7\n1496 rules/marlborough/rules.yaml:228:7\n1497 rules/marlborough/rules.yaml:229:7\n1500 rules/marlborough/rules.yaml:230:7\n1501 rules/marlborough/rules.yaml:231:11\n1509 rules/marlborough/rules.yaml:232:11\n1510 rules/marlborough/rules.yaml:233:7\n1515 rules/marlborough/rules.yaml:234:7\n1532 rules/marlborough/rules.yaml:661:7\n1533 rules/marlborough/rules.yaml:662:7\n1538 rules/marlborough/rules.yaml:663:11\n1540 rules/marlborough/rules.yaml:665:11\n1541 rules/marlborough/rules.yaml:666:7\n1542 rules/marlborough/rules.yaml:667:7\n1551 rules/marlborough/rules.yaml:668:11\n1552 rules/marlborough/rules.yaml:669:7\n1557 rules/marlborough/rules.yaml:670:7\n1565 rules/marlborough/rules.yaml:671:11\n1566 rules/marlborough/rules.yaml:672:7\n1569 rules/marlborough/rules.yaml:673:11\n1575 rules/marlborough/rules.yaml:674:7\n1584 rules/marlborough/rules.yaml:675:11\n1585 rules/marlborough/rules.yaml:676:7\n1594 rules/marlborough/rules.yaml:677:11\n1595 rules/marlborough/rules.yaml:678:7\n1604 rules/marlborough/rules.yaml:679:11\n1605 rules/marlborough/rules.yaml:680:7\n1614 rules/marlborough/rules.yaml:681:11\n1615 rules/marlborough/rules.yaml:682:7\n1620 rules/marlborough/rules.yaml:643:7\n1633 rules/marlborough/rules.yaml:821:7\n1638 rules/marlborough/rules.yaml:822:7\n1647 rules/marlborough/rules.yaml:182:7\n1648 rules/marlborough/rules.yaml:183:7\n1649 rules/marlborough/rules.yaml:184:11\n1650 rules/marlborough/rules.yaml:185:7\n1651 rules/marlborough/rules.yaml:186:11\n1652 rules/marlborough/rules.yaml:187:7\n1656 rules/marlborough/rules.yaml:65:7\n1665 rules/marlborough/rules.yaml:66:7\n1674 rules/marlborough/rules.yaml:461:7\n1682 rules/marlborough/rules.yaml:462:7\n1683 rules/marlborough/rules.yaml:463:11\n1684 rules/marlborough/rules.yaml:464:7\n1695 rules/marlborough/rules.yaml:465:7\n1700 rules/marlborough/rules.yaml:466:7\n1701 rules/marlborough/rules.yaml:467:11\n1702 rules/marlborough/rules.yaml:468:7\n1703 rules/marlborough/rules.yaml:469:11\n1704 rules/marlborough/rules.yaml:470:7\n1713 rules/marlborough/rules.yaml:471:7\n1721 rules/marlborough/rules.yaml:472:7\n1722 rules/marlborough/rules.yaml:473:11\n1723 rules/marlborough/rules.yaml:474:7\n1737 rules/marlborough/rules.yaml:158:7\n1745 rules/marlborough/rules.yaml:101:7\n1752 rules/marlborough/rules.yaml:91:7\n1767 rules/marlborough/rules.yaml:610:7\n1772 rules/marlborough/rules.yaml:166:7\n1773 rules/marlborough/rules.yaml:167:7\n1774 rules/marlborough/rules.yaml:168:11\n1775 rules/marlborough/rules.yaml:169:11\n1776 rules/marlborough/rules.yaml:170:15\n1777 rules/marlborough/rules.yaml:171:7\n1793 rules/marlborough/rules.yaml:716:7\n1794 rules/marlborough/rules.yaml:717:7\n1795 rules/marlborough/rules.yaml:718:11\n1796 rules/marlborough/rules.yaml:719:7\n1803 rules/marlborough/rules.yaml:301:7\n1804 rules/marlborough/rules.yaml:302:7\n1807 rules/marlborough/rules.yaml:303:11\n1808 rules/marlborough/rules.yaml:304:7\n1809 rules/marlborough/rules.yaml:305:11\n1810 rules/marlborough/rules.yaml:306:7\n1818 rules/marlborough/rules.yaml:307:7\n1819 rules/marlborough/rules.yaml:308:7\n1825 rules/marlborough/rules.yaml:309:11\n1826 rules/marlborough/rules.yaml:310:7\n1827 rules/marlborough/rules.yaml:311:11\n1835 rules/marlborough/rules.yaml:312:11\n1841 rules/marlborough/rules.yaml:313:7\n1846 rules/marlborough/rules.yaml:364:7\n1851 rules/marlborough/rules.yaml:365:7\n1852 rules/marlborough/rules.yaml:366:7\n1855 rules/marlborough/rules.yaml:367:11\n1856 rules/marlborough/rules.yaml:368:7\n1862 rules/marlborough/rules.yaml:109:7\n1869 rules/marlborough/rules.yaml:110:11\n1870 rules/marlborough/rules.yaml:111:7\n1871 rules/marlborough/rules.yaml:112:7\n1872 rules/marlborough/rules.yaml:113:11\n1873 rules/marlborough/rules.yaml:114:7\n1877 rules/marlborough/rules.yaml:339:7\n1884 rules/marlborough/rules.yaml:36:7\n1885 rules/marlborough/rules.yaml:37:11\n1886 rules/marlborough/rules.yaml:38:7\n1900 rules/marlborough/rules.yaml:77:7\n1901 rules/marlborough/rules.yaml:78:11\n1902 rules/marlborough/rules.yaml:79:7\n1903 rules/marlborough/rules.yaml:80:7\n1904 rules/marlborough/rules.yaml:81:11\n1924 rules/marlborough/rules.yaml:82:15\n1925 rules/marlborough/rules.yaml:83:7\n1929 rules/marlborough/rules.yaml:624:7\n1934 rules/marlborough/rules.yaml:435:7\n1958 rules/marlborough/rules.yaml:394:7\n1959 rules/marlborough/rules.yaml:395:11\n1960 rules/marlborough/rules.yaml:396:7\n1961 rules/marlborough/rules.yaml:397:11\n1962 rules/marlborough/rules.yaml:398:7\n1963 rules/marlborough/rules.yaml:399:11\n1964 rules/marlborough/rules.yaml:400:7\n1965 rules/marlborough/rules.yaml:401:11\n1966 rules/marlborough/rules.yaml:402:7\n1970 rules/marlborough/rules.yaml:631:7\n1982 rules/marlborough/rules.yaml:500:7\n1991 rules/marlborough/rules.yaml:501:7\n2003 rules/marlborough/rules.yaml:502:7\n2004 rules/marlborough/rules.yaml:503:7\n2009 rules/marlborough/rules.yaml:504:11\n2022 rules/marlborough/rules.yaml:505:15\n2023 rules/marlborough/rules.yaml:506:15\n2028 rules/marlborough/rules.yaml:507:19\n2029 rules/marlborough/rules.yaml:508:15\n2030 rules/marlborough/rules.yaml:509:19\n2035 rules/marlborough/rules.yaml:510:23\n2039 rules/marlborough/rules.yaml:511:7\n2040 rules/marlborough/rules.yaml:512:7\n2046 rules/marlborough/rules.yaml:513:7\n2062 rules/marlborough/rules.yaml:572:7\n2078 rules/marlborough/rules.yaml:573:7\n2079 rules/marlborough/rules.yaml:574:11\n2080 rules/marlborough/rules.yaml:575:7\n2092 rules/marlborough/rules.yaml:576:7\n2101 rules/marlborough/rules.yaml:577:7\n2102 rules/marlborough/rules.yaml:578:7\n2103 rules/marlborough/rules.yaml:579:11\n2104 rules/marlborough/rules.yaml:580:15\n2105 rules/marlborough/rules.yaml:581:19\n2107 rules/marlborough/rules.yaml:583:19\n2133 rules/marlborough/rules.yaml:584:19\n2139 rules/marlborough/rules.yaml:585:23\n2140 rules/marlborough/rules.yaml:586:7\n2145 rules/marlborough/rules.yaml:541:7\n2152 rules/marlborough/rules.yaml:542:7\n2189 rules/marlborough/rules.yaml:122:7\n2190 rules/marlborough/rules.yaml:123:11\n2191 rules/marlborough/rules.yaml:124:7\n2192 rules/marlborough/rules.yaml:125:7\n2193 rules/marlborough/rules.yaml:126:11\n2194 rules/marlborough/rules.yaml:127:7\n2198 rules/marlborough/rules.yaml:24:7\n2208 rules/marlborough/rules.yaml:150:7\n2209 rules/marlborough/rules.yaml:151:7\n2215 rules/marlborough/rules.yaml:416:7\n2216 rules/marlborough/rules.yaml:417:7\n2222 rules/marlborough/rules.yaml:418:11\n2226 rules/marlborough/rules.yaml:419:15\n2232 rules/marlborough/rules.yaml:420:15\n2233 rules/marlborough/rules.yaml:421:19\n2242 rules/marlborough/rules.yaml:422:23\n2243 rules/marlborough/rules.yaml:423:7\n2248 rules/marlborough/rules.yaml:604:7\n2257 rules/marlborough/rules.yaml:323:7\n2258 rules/marlborough/rules.yaml:324:7\n2259 rules/marlborough/rules.yaml:325:11\n2260 rules/marlborough/rules.yaml:326:7\n2263 rules/marlborough/rules.yaml:327:11\n2264 rules/marlborough/rules.yaml:328:7\n2268 rules/marlborough/rules.yaml:329:11\n2269 rules/marlborough/rules.yaml:330:7\n2276 rules/marlborough/rules.yaml:807:7\n2281 rules/marlborough/rules.yaml:808:7\n2306 rules/marlborough/rules.yaml:809:7\n2324 rules/marlborough/rules.yaml:810:7\n2343 rules/marlborough/rules.yaml:746:7\n2344 rules/marlborough/rules.yaml:747:11\n2345 rules/marlborough/rules.yaml:748:7\n2346 rules/marlborough/rules.yaml:749:11\n2347 rules/marlborough/rules.yaml:750:7\n2352 rules/marlborough/rules.yaml:764:7\n2357 rules/marlborough/rules.yaml:765:7\n2362 rules/marlborough/rules.yaml:766:7\n2372 rules/marlborough/rules.yaml:777:7\n2377 rules/marlborough/rules.yaml:778:11\n2378 rules/marlborough/rules.yaml:779:7\n2379 rules/marlborough/rules.yaml:780:7\n2380 rules/marlborough/rules.yaml:781:11\n2381 rules/marlborough/rules.yaml:782:11\n2385 rules/marlborough/rules.yaml:783:15\n2386 rules/marlborough/rules.yaml:784:15\n2387 rules/marlborough/rules.yaml:785:19\n2388 rules/marlborough/rules.yaml:786:7\n2393 rules/marlborough/rules.yaml:524:7\n2402 rules/marlborough/rules.yaml:525:7\n2403 rules/marlborough/rules.yaml:526:7\n2419 rules/marlborough/rules.yaml:527:7\n2428 rules/marlborough/rules.yaml:528:7\n2440 rules/marlborough/rules.yaml:529:7\n2453 rules/marlborough/rules.yaml:530:7\n2464 rules/marlborough/rules.yaml:47:7\n2465 rules/marlborough/rules.yaml:48:11\n2466 rules/marlborough/rules.yaml:49:7\n2471 rules/marlborough/rules.yaml:271:7\n2476 rules/marlborough/rules.yaml:272:7\n2491 rules/marlborough/rules.yaml:554:7\n2498 rules/marlborough/rules.yaml:555:7\n2499 rules/marlborough/rules.yaml:556:7\n2500 rules/marlborough/rules.yaml:557:7\n2501 rules/marlborough/rules.yaml:558:7\n2520 rules/marlborough/rules.yaml:284:7\n2521 rules/marlborough/rules.yaml:285:7\n2528 rules/marlborough/rules.yaml:286:11\n2529 rules/marlborough/rules.yaml:287:7\n2530 rules/marlborough/rules.yaml:288:11\n2531 rules/marlborough/rules.yaml:289:7\n2536 rules/marlborough/rules.yaml:271:7\n2541 rules/marlborough/rules.yaml:272:7\n2553 rules/marlborough/rules.yaml:730:7\n2554 rules/marlborough/rules.yaml:731:11\n2555 rules/marlborough/rules.yaml:732:7\n2556 rules/marlborough/rules.yaml:733:11\n2557 rules/marlborough/rules.yaml:734:7\n2558 rules/marlborough/rules.yaml:735:11\n2559 rules/marlborough/rules.yaml:736:7\n2563 rules/marlborough/rules.yaml:259:7\n2566 rules/marlborough/rules.yaml:260:11\n2567 rules/marlborough/rules.yaml:261:7\n2568 rules/marlborough/rules.yaml:262:11\n2569 rules/marlborough/rules.yaml:263:7\n2573 rules/marlborough/rules.yaml:57:7\n2580 rules/marlborough/rules.yaml:381:7\n2581 rules/marlborough/rules.yaml:382:11\n2582 rules/marlborough/rules.yaml:383:7\n2586 rules/marlborough/rules.yaml:448:7\n2592 rules/marlborough/rules.yaml:449:7\n2597 rules/marlborough/rules.yaml:594:7\n2602 rules/marlborough/rules.yaml:595:7\n2603 rules/marlborough/rules.yaml:596:7\n2611 rules/marlborough/rules.yaml:651:7\n2618 rules/marlborough/rules.yaml:2458:3\n2625 rules/marlborough/rules.yaml:2458:3\n2640 rules/marlborough/rules.yaml:2479:3\n2647 rules/marlborough/rules.yaml:2479:3\n2655 rules/marlborough/rules.yaml:2498:3\n2660 rules/marlborough/rules.yaml:2498:3\n2670 rules/marlborough/rules.yaml:794:7\n2678 rules/marlborough/rules.yaml:200:7\n2685 rules/marlborough/rules.yaml:201:7\n2686 rules/marlborough/rules.yaml:202:7\n2687 rules/marlborough/rules.yaml:203:7\n2688 rules/marlborough/rules.yaml:204:11\n2689 rules/marlborough/rules.yaml:205:11\n2699 rules/marlborough/rules.yaml:206:15\n2703 rules/marlborough/rules.yaml:207:19\n2736 rules/marlborough/rules.yaml:209:19\n2753 rules/marlborough/rules.yaml:210:7\n2757 rules/marlborough/cards.yaml:383:14\n2761 rules/marlborough/cards.yaml:391:14\n2765 rules/marlborough/cards.yaml:15:14\n2769 rules/marlborough/cards.yaml:23:14\n2773 rules/marlborough/cards.yaml:31:14\n2777 rules/marlborough/cards.yaml:39:14\n2781 rules/marlborough/cards.yaml:47:14\n2785 rules/marlborough/cards.yaml:55:14\n2789 rules/marlborough/cards.yaml:63:14\n2793 rules/marlborough/cards.yaml:71:14\n2797 rules/marlborough/cards.yaml:79:14\n2801 rules/marlborough/cards.yaml:87:14\n2805 rules/marlborough/cards.yaml:95:14\n2809 rules/marlborough/cards.yaml:103:14\n2813 rules/marlborough/cards.yaml:111:14\n2817 rules/marlborough/cards.yaml:119:14\n2821 rules/marlborough/cards.yaml:127:14\n2825 rules/marlborough/cards.yaml:199:14\n2829 rules/marlborough/cards.yaml:135:14\n2833 rules/marlborough/cards.yaml:143:14\n2837 rules/marlborough/cards.yaml:151:14\n2841 rules/marlborough/cards.yaml:159:14\n2845 rules/marlborough/cards.yaml:167:14\n2849 rules/marlborough/cards.yaml:175:14\n2853 rules/marlborough/cards.yaml:183:14\n2857 rules/marlborough/cards.yaml:191:14\n2861 rules/marlborough/cards.yaml:271:14\n2865 rules/marlborough/cards.yaml:279:14\n2869 rules/marlborough/cards.yaml:287:14\n2873 rules/marlborough/cards.yaml:295:14\n2877 rules/marlborough/cards.yaml:303:14\n2881 rules/marlborough/cards.yaml:311:14\n2885 rules/marlborough/cards.yaml:319:14\n2889 rules/marlborough/cards.yaml:327:14\n2893 rules/marlborough/cards.yaml:335:14\n2897 rules/marlborough/cards.yaml:343:14\n2901 rules/marlborough/cards.yaml:351:14\n2905 rules/marlborough/cards.yaml:359:14\n2909 rules/marlborough/cards.yaml:367:14\n2913 rules/marlborough/cards.yaml:375:14\n2917 rules/marlborough/cards.yaml:207:14\n2921 rules/marlborough/cards.yaml:215:14\n2925 rules/marlborough/cards.yaml:223:14\n2929 rules/marlborough/cards.yaml:231:14\n2933 rules/marlborough/cards.yaml:239:14\n2937 rules/marlborough/cards.yaml:247:14\n2941 rules/marlborough/cards.yaml:255:14\n2945 rules/marlborough/cards.yaml:263:14\n2949 rules/marlborough/rules.yaml:2584:9\n2954 rules/marlborough/rules.yaml:2556:9\n2962 rules/marlborough/rules.yaml:2599:9\n2963 rules/marlborough/rules.yaml:2600:9\n2964 rules/marlborough/rules.yaml:2601:9\n2971 rules/marlborough/rules.yaml:2563:9\n2972 rules/marlborough/rules.yaml:2564:9\n2973 rules/marlborough/rules.yaml:2565:9\n2979 rules/marlborough/rules.yaml:2572:9\n2985 rules/marlborough/rules.yaml:2573:9\n2986 rules/marlborough/rules.yaml:2574:9\n2987 rules/marlborough/rules.yaml:2575:13\n2989 rules/marlborough/rules.yaml:2576:13\n2992 rules/marlborough/rules.yaml:2578:13\n2998 rules/marlborough/rules.yaml:2590:9\n3000 rules/marlborough/rules.yaml:2591:9\n3002 rules/marlborough/rules.yaml:2592:9\n3008 rules/marlborough/rules.yaml:2546:9\n3011 rules/marlborough/rules.yaml:2547:9\n3017 rules/marlborough/rules.yaml:962:7\n3021 rules/marlborough/rules.yaml:963:11\n3022 rules/marlborough/rules.yaml:964:11\n3028 rules/marlborough/rules.yaml:1660:7\n3029 rules/marlborough/rules.yaml:1661:7\n3031 rules/marlborough/rules.yaml:1662:7\n3033 rules/marlborough/rules.yaml:1663:7\n3034 rules/marlborough/rules.yaml:1664:7\n3056 rules/marlborough/rules.yaml:1665:11\n3069 rules/marlborough/rules.yaml:1666:15\n3071 rules/marlborough/rules.yaml:1667:15\n3073 rules/marlborough/rules.yaml:1668:15\n3078 rules/marlborough/rules.yaml:908:7\n3082 rules/marlborough/rules.yaml:909:11\n3083 rules/marlborough/rules.yaml:910:11\n3084 rules/marlborough/rules.yaml:911:15\n3091 rules/marlborough/rules.yaml:912:15\n3093 rules/marlborough/rules.yaml:913:15\n3094 rules/marlborough/rules.yaml:914:15\n3096 rules/marlborough/rules.yaml:915:15\n3097 rules/marlborough/rules.yaml:916:11\n3099 rules/marlborough/rules.yaml:917:7\n3100 rules/marlborough/rules.yaml:918:7\n3102 rules/marlborough/rules.yaml:919:7\n3105 rules/marlborough/rules.yaml:920:11\n3106 rules/marlborough/rules.yaml:921:7\n3108 rules/marlborough/rules.yaml:922:7\n3109 rules/marlborough/rules.yaml:923:7\n3131 rules/marlborough/rules.yaml:924:11\n3144 rules/marlborough/rules.yaml:925:15\n3146 rules/marlborough/rules.yaml:926:15\n3148 rules/marlborough/rules.yaml:927:15\n3153 rules/marlborough/flow.yaml:110:7\n3154 rules/marlborough/flow.yaml:111:11\n3155 rules/marlborough/flow.yaml:112:7\n3161 rules/marlborough/rules.yaml:2064:7\n3162 rules/marlborough/rules.yaml:2065:11\n3164 rules/marlborough/rules.yaml:2067:11\n3166 rules/marlborough/rules.yaml:2069:11\n3167 rules/marlborough/rules.yaml:2070:11\n3170 rules/marlborough/rules.yaml:2071:11\n3176 rules/marlborough/rules.yaml:1293:7\n3182 rules/marlborough/rules.yaml:1294:11\n3183 rules/marlborough/rules.yaml:1295:15\n3192 rules/marlborough/rules.yaml:1296:15\n3206 rules/marlborough/rules.yaml:1297:15\n3207 rules/marlborough/rules.yaml:1298:15\n3218 rules/marlborough/rules.yaml:1299:15\n3219 rules/marlborough/rules.yaml:1300:19\n3220 rules/marlborough/rules.yaml:1301:19\n3226 rules/marlborough/rules.yaml:856:7\n3227 rules/marlborough/rules.yaml:857:7\n3232 rules/marlborough/rules.yaml:858:11\n3244 rules/marlborough/rules.yaml:859:11\n3247 rules/marlborough/rules.yaml:860:11\n3248 rules/marlborough/rules.yaml:861:7\n3249 rules/marlborough/rules.yaml:862:7\n3255 rules/marlborough/rules.yaml:2231:7\n3256 rules/marlborough/rules.yaml:2232:7\n3257 rules/marlborough/rules.yaml:2233:11\n3264 rules/marlborough/rules.yaml:2234:11\n3265 rules/marlborough/rules.yaml:2235:11\n3266 rules/marlborough/rules.yaml:2236:11\n3277 rules/marlborough/rules.yaml:2237:11\n3288 rules/marlborough/rules.yaml:2238:11\n3290 rules/marlborough/rules.yaml:2239:11\n3291 rules/marlborough/rules.yaml:2240:15\n3293 rules/marlborough/rules.yaml:2242:15\n3298 rules/marlborough/rules.yaml:1731:7\n3299 rules/marlborough/rules.yaml:1732:7\n3304 rules/marlborough/rules.yaml:1733:11\n3309 rules/marlborough/rules.yaml:1967:7\n3310 rules/marlborough/rules.yaml:1968:11\n3315 rules/marlborough/flow.yaml:16:7\n3316 rules/marlborough/flow.yaml:17:11\n3317 rules/marlborough/flow.yaml:18:15\n3320 rules/marlborough/flow.yaml:19:19\n3321 rules/marlborough/flow.yaml:20:19\n3327 rules/marlborough/rules.yaml:895:7\n3328 rules/marlborough/rules.yaml:896:11\n3331 rules/marlborough/rules.yaml:898:11\n3333 rules/marlborough/rules.yaml:899:7\n3335 rules/marlborough/rules.yaml:900:7\n3336 rules/marlborough/rules.yaml:901:11\n3341 rules/marlborough/rules.yaml:869:7\n3342 rules/marlborough/rules.yaml:870:7\n3349 rules/marlborough/rules.yaml:2081:7\n3350 rules/marlborough/rules.yaml:2082:7\n3353 rules/marlborough/rules.yaml:2083:7\n3359 rules/marlborough/flow.yaml:94:7\n3364 rules/marlborough/flow.yaml:95:7\n3369 rules/marlborough/flow.yaml:96:7\n3371 rules/marlborough/flow.yaml:97:7\n3372 rules/marlborough/flow.yaml:98:11\n3374 rules/marlborough/flow.yaml:100:11\n3379 rules/marlborough/flow.yaml:73:7\n3380 rules/marlborough/flow.yaml:74:11\n3381 rules/marlborough/flow.yaml:75:15\n3386 rules/marlborough/flow.yaml:25:7\n3387 rules/marlborough/flow.yaml:26:11\n3392 rules/marlborough/flow.yaml:27:11\n3395 rules/marlborough/flow.yaml:29:11\n3396 rules/marlborough/flow.yaml:30:11\n3397 rules/marlborough/flow.yaml:31:15\n3398 rules/marlborough/flow.yaml:32:11\n3399 rules/marlborough/flow.yaml:33:15\n3400 rules/marlborough/flow.yaml:34:15\n3401 rules/marlborough/flow.yaml:35:15\n3406 rules/marlborough/flow.yaml:36:19\n3407 rules/marlborough/flow.yaml:37:19\n3408 rules/marlborough/flow.yaml:38:19\n3410 rules/marlborough/flow.yaml:39:15\n3411 rules/marlborough/flow.yaml:40:11\n3414 rules/marlborough/flow.yaml:41:11\n3420 rules/marlborough/rules.yaml:877:7\n3421 rules/marlborough/rules.yaml:878:11\n3423 rules/marlborough/rules.yaml:879:11\n3425 rules/marlborough/rules.yaml:880:7\n3426 rules/marlborough/rules.yaml:881:7\n3427 rules/marlborough/rules.yaml:882:7\n3428 rules/marlborough/rules.yaml:883:7\n3429 rules/marlborough/rules.yaml:884:11\n3433 rules/marlborough/rules.yaml:886:11\n3441 rules/marlborough/rules.yaml:888:11\n3454 rules/marlborough/rules.yaml:2473:7\n3457 rules/marlborough/rules.yaml:2474:7\n3458 rules/marlborough/rules.yaml:2475:11\n3460 rules/marlborough/rules.yaml:2477:11\n3461 rules/marlborough/rules.yaml:2478:7\n3469 rules/marlborough/rules.yaml:2493:7\n3472 rules/marlborough/rules.yaml:2494:7\n3473 rules/marlborough/rules.yaml:2495:7\n3479 rules/marlborough/rules.yaml:2512:7\n3482 rules/marlborough/rules.yaml:2513:7\n3483 rules/marlborough/rules.yaml:2514:7\n3486 rules/marlborough/rules.yaml:2515:7\n3872 rules/marlborough/rules.yaml:1018:7\n3873 rules/marlborough/rules.yaml:1019:7\n3881 rules/marlborough/rules.yaml:1020:11\n3882 rules/marlborough/rules.yaml:1021:7\n3922 rules/marlborough/rules.yaml:1022:7\n3923 rules/marlborough/rules.yaml:1023:11\n3924 rules/marlborough/rules.yaml:1024:7\n3931 rules/marlborough/rules.yaml:1025:7\n3937 rules/marlborough/rules.yaml:1026:7\n3938 rules/marlborough/rules.yaml:1027:11\n3940 rules/marlborough/rules.yaml:1028:11\n3944 rules/marlborough/rules.yaml:1029:15\n3945 rules/marlborough/rules.yaml:1030:7\n3946 rules/marlborough/rules.yaml:1031:11\n3947 rules/marlborough/rules.yaml:1033:7\n3965 rules/marlborough/rules.yaml:1034:11\n3971 rules/marlborough/rules.yaml:1035:15\n3980 rules/marlborough/rules.yaml:1125:7\n3987 rules/marlborough/rules.yaml:1126:7\n3993 rules/marlborough/rules.yaml:1127:7\n3994 rules/marlborough/rules.yaml:1128:11\n3996 rules/marlborough/rules.yaml:1129:7\n3997 rules/marlborough/rules.yaml:1130:11\n3999 rules/marlborough/rules.yaml:1131:7\n4000 rules/marlborough/rules.yaml:1132:7\n4001 rules/marlborough/rules.yaml:1134:7\n4002 rules/marlborough/rules.yaml:1135:11\n4008 rules/marlborough/rules.yaml:1136:11\n4026 rules/marlborough/rules.yaml:1139:11\n4027 rules/marlborough/rules.yaml:1141:11\n4028 rules/marlborough/rules.yaml:1143:19\n4031 rules/marlborough/rules.yaml:1146:23\n4033 rules/marlborough/rules.yaml:1149:19\n4038 rules/marlborough/rules.yaml:1151:19\n4044 rules/marlborough/rules.yaml:1155:11\n4045 rules/marlborough/rules.yaml:1156:11\n4048 rules/marlborough/rules.yaml:1157:11\n4053 rules/marlborough/rules.yaml:1158:11\n4054 rules/marlborough/rules.yaml:1159:11\n4055 rules/marlborough/rules.yaml:1160:15\n4073 rules/marlborough/rules.yaml:1163:15\n4074 rules/marlborough/rules.yaml:1164:15\n4076 rules/marlborough/rules.yaml:1166:15\n4083 rules/marlborough/rules.yaml:1168:15\n4090 rules/marlborough/rules.yaml:1169:15\n4091 rules/marlborough/rules.yaml:1170:15\n4093 rules/marlborough/rules.yaml:1172:15\n4100 rules/marlborough/rules.yaml:1174:15\n4107 rules/marlborough/rules.yaml:1175:15\n4108 rules/marlborough/rules.yaml:1176:15\n4109 rules/marlborough/rules.yaml:1177:11\n4110 rules/marlborough/rules.yaml:1178:11\n4111 rules/marlborough/rules.yaml:1179:11\n4112 rules/marlborough/rules.yaml:1181:11\n4113 rules/marlborough/rules.yaml:1182:11\n4114 rules/marlborough/rules.yaml:1183:11\n4115 rules/marlborough/rules.yaml:1185:19\n4116 rules/marlborough/rules.yaml:1186:19\n4125 rules/marlborough/rules.yaml:1187:23\n4126 rules/marlborough/rules.yaml:1188:23\n4128 rules/marlborough/rules.yaml:1190:19\n4129 rules/marlborough/rules.yaml:1191:23\n4131 rules/marlborough/rules.yaml:1193:23\n4135 rules/marlborough/rules.yaml:1197:19\n4136 rules/marlborough/rules.yaml:1198:19\n4137 rules/marlborough/rules.yaml:1199:19\n4138 rules/marlborough/rules.yaml:1200:23\n4142 rules/marlborough/rules.yaml:1204:19\n4143 rules/marlborough/rules.yaml:1205:19\n4144 rules/marlborough/rules.yaml:1206:19\n4161 rules/marlborough/rules.yaml:1207:23\n4163 rules/marlborough/rules.yaml:1209:19\n4172 rules/marlborough/rules.yaml:2458:3\n4173 rules/marlborough/rules.yaml:2458:3\n4175 rules/marlborough/rules.yaml:2458:3\n4176 rules/marlborough/rules.yaml:2458:3\n4177 rules/marlborough/rules.yaml:2458:3\n4178 rules/marlborough/rules.yaml:2458:3\n4179 rules/marlborough/rules.yaml:2458:3\n4180 rules/marlborough/rules.yaml:2458:3\n4187 rules/marlborough/rules.yaml:2458:3\n4188 rules/marlborough/rules.yaml:2458:3\n4189 rules/marlborough/rules.yaml:2458:3\n4190 rules/marlborough/rules.yaml:2458:3\n4204 rules/marlborough/rules.yaml:2458:3\n4205 rules/marlborough/rules.yaml:2458:3\n4207 rules/marlborough/rules.yaml:2458:3\n4208 rules/marlborough/rules.yaml:2458:3\n4209 rules/marlborough/rules.yaml:2458:3\n4211 rules/marlborough/rules.yaml:2458:3\n4212 rules/marlborough/rules.yaml:2458:3\n4215 rules/marlborough/rules.yaml:2458:3\n4233 rules/marlborough/rules.yaml:1220:7\n4240 rules/marlborough/rules.yaml:1221:7\n4241 rules/marlborough/rules.yaml:1222:7\n4247 rules/marlborough/rules.yaml:1223:7\n4248 rules/marlborough/rules.yaml:1224:7\n4252 rules/marlborough/rules.yaml:1225:7\n4256 rules/marlborough/rules.yaml:1226:7\n4257 rules/marlborough/rules.yaml:1227:11\n4258 rules/marlborough/rules.yaml:1228:7\n4259 rules/marlborough/rules.yaml:1229:7\n4260 rules/marlborough/rules.yaml:1230:7\n4265 rules/marlborough/rules.yaml:1231:7\n4270 rules/marlborough/rules.yaml:1232:7\n4271 rules/marlborough/rules.yaml:1233:7\n4272 rules/marlborough/rules.yaml:1234:7\n4273 rules/marlborough/rules.yaml:1235:7\n4274 rules/marlborough/rules.yaml:1236:7\n4275 rules/marlborough/rules.yaml:1237:7\n4276 rules/marlborough/rules.yaml:1238:7\n4277 rules/marlborough/rules.yaml:1239:7\n4278 rules/marlborough/rules.yaml:1240:7\n4279 rules/marlborough/rules.yaml:1241:7\n4280 rules/marlborough/rules.yaml:1242:7\n4297 rules/marlborough/rules.yaml:1243:7\n4298 rules/marlborough/rules.yaml:1244:7\n4299 rules/marlborough/rules.yaml:1245:11\n4326 rules/marlborough/rules.yaml:1246:7\n4327 rules/marlborough/rules.yaml:1247:7\n4328 rules/marlborough/rules.yaml:1249:15\n4329 rules/marlborough/rules.yaml:1250:19\n4330 rules/marlborough/rules.yaml:1251:15\n4331 rules/marlborough/rules.yaml:1252:15\n4332 rules/marlborough/rules.yaml:1253:15\n4333 rules/marlborough/rules.yaml:1254:19\n4335 rules/marlborough/rules.yaml:1256:15\n4336 rules/marlborough/rules.yaml:1257:15\n4337 rules/marlborough/rules.yaml:1258:15\n4338 rules/marlborough/rules.yaml:1259:15\n4339 rules/marlborough/rules.yaml:1260:15\n4340 rules/marlborough/rules.yaml:1261:19\n4342 rules/marlborough/rules.yaml:1263:15\n4343 rules/marlborough/rules.yaml:1264:15\n4344 rules/marlborough/rules.yaml:1265:15\n4345 rules/marlborough/rules.yaml:1266:15\n4357 rules/marlborough/rules.yaml:1267:19\n4359 rules/marlborough/rules.yaml:1269:15\n4360 rules/marlborough/rules.yaml:1270:15\n4361 rules/marlborough/rules.yaml:1271:15\n4370 rules/marlborough/rules.yaml:1272:19\n4371 rules/marlborough/rules.yaml:1273:19\n4372 rules/marlborough/rules.yaml:1274:15\n4373 rules/marlborough/rules.yaml:1275:15\n4374 rules/marlborough/rules.yaml:1276:15\n4375 rules/marlborough/rules.yaml:1277:19\n4377 rules/marlborough/rules.yaml:1279:15\n4378 rules/marlborough/rules.yaml:1280:19\n4379 rules/marlborough/rules.yaml:1281:15\n4380 rules/marlborough/rules.yaml:1282:15\n4381 rules/marlborough/rules.yaml:1283:15\n4382 rules/marlborough/rules.yaml:1284:15\n4383 rules/marlborough/rules.yaml:1285:15\n4384 rules/marlborough/rules.yaml:1286:19\n4389 rules/marlborough/rules.yaml:1911:7\n4396 rules/marlborough/rules.yaml:1912:7\n4403 rules/marlborough/rules.yaml:1913:7\n4419 rules/marlborough/rules.yaml:1914:7\n4420 rules/marlborough/rules.yaml:1915:11\n4423 rules/marlborough/rules.yaml:1917:7\n4431 rules/marlborough/rules.yaml:1740:7\n4436 rules/marlborough/rules.yaml:1741:11\n4437 rules/marlborough/rules.yaml:1742:11\n4450 rules/marlborough/rules.yaml:1743:15\n4457 rules/marlborough/rules.yaml:1744:15\n4492 rules/marlborough/rules.yaml:1745:15\n4493 rules/marlborough/rules.yaml:1747:19\n4495 rules/marlborough/rules.yaml:1749:19\n4496 rules/marlborough/rules.yaml:1750:19\n4497 rules/marlborough/rules.yaml:1751:23\n4504 rules/marlborough/rules.yaml:1752:19\n4506 rules/marlborough/rules.yaml:1753:19\n4511 rules/marlborough/rules.yaml:1885:7\n4518 rules/marlborough/rules.yaml:1886:7\n4525 rules/marlborough/rules.yaml:1887:7\n4532 rules/marlborough/rules.yaml:1888:7\n4550 rules/marlborough/rules.yaml:1891:7\n4554 rules/marlborough/rules.yaml:1892:7\n4558 rules/marlborough/rules.yaml:1893:7\n4559 rules/marlborough/rules.yaml:1894:11\n4562 rules/marlborough/rules.yaml:1895:7\n4563 rules/marlborough/rules.yaml:1896:11\n4566 rules/marlborough/rules.yaml:1897:7\n4567 rules/marlborough/rules.yaml:1898:7\n4568 rules/marlborough/rules.yaml:1899:7\n4569 rules/marlborough/rules.yaml:1901:7\n4570 rules/marlborough/rules.yaml:1902:7\n4575 rules/marlborough/rules.yaml:1953:7\n4576 rules/marlborough/rules.yaml:1954:7\n4577 rules/marlborough/rules.yaml:1955:7\n4578 rules/marlborough/rules.yaml:1956:11\n4579 rules/marlborough/rules.yaml:1957:7\n4586 rules/marlborough/rules.yaml:1958:7\n4587 rules/marlborough/rules.yaml:1959:7\n4600 rules/marlborough/rules.yaml:1843:7\n4607 rules/marlborough/rules.yaml:1844:7\n4610 rules/marlborough/rules.yaml:1847:11\n4612 rules/marlborough/rules.yaml:1849:11\n4613 rules/marlborough/rules.yaml:1850:11\n4614 rules/marlborough/rules.yaml:1851:11\n4615 rules/marlborough/rules.yaml:1852:15\n4619 rules/marlborough/rules.yaml:1855:15\n4621 rules/marlborough/rules.yaml:1858:11\n4628 rules/marlborough/rules.yaml:1859:11\n4629 rules/marlborough/rules.yaml:1861:19\n4631 rules/marlborough/rules.yaml:1864:19\n4633 rules/marlborough/rules.yaml:1866:19\n4634 rules/marlborough/rules.yaml:1867:23\n4636 rules/marlborough/rules.yaml:1870:23\n4638 rules/marlborough/rules.yaml:1873:19\n4643 rules/marlborough/rules.yaml:1926:7\n4644 rules/marlborough/rules.yaml:1927:7\n4649 rules/marlborough/rules.yaml:1928:11\n4656 rules/marlborough/rules.yaml:1929:11\n4677 rules/marlborough/rules.yaml:1930:11\n4678 rules/marlborough/rules.yaml:1931:11\n4679 rules/marlborough/rules.yaml:1932:15\n4690 rules/marlborough/rules.yaml:1933:15\n4691 rules/marlborough/rules.yaml:1934:19\n4693 rules/marlborough/rules.yaml:1936:19\n4694 rules/marlborough/rules.yaml:1937:19\n4695 rules/marlborough/rules.yaml:1938:23\n4696 rules/marlborough/rules.yaml:1939:19\n4697 rules/marlborough/rules.yaml:1940:23\n4699 rules/marlborough/rules.yaml:1942:23\n4706 rules/marlborough/rules.yaml:1803:7\n4713 rules/marlborough/rules.yaml:1804:7\n4719 rules/marlborough/rules.yaml:1805:7\n4720 rules/marlborough/rules.yaml:1807:11\n4722 rules/marlborough/rules.yaml:1809:11\n4728 rules/marlborough/rules.yaml:1810:11\n4733 rules/marlborough/rules.yaml:1811:11\n4734 rules/marlborough/rules.yaml:1812:11\n4735 rules/marlborough/rules.yaml:1813:15\n4743 rules/marlborough/rules.yaml:1815:15\n4750 rules/marlborough/rules.yaml:1816:11\n4756 rules/marlborough/rules.yaml:835:7\n4757 rules/marlborough/rules.yaml:836:7\n4758 rules/marlborough/rules.yaml:837:11\n4776 rules/marlborough/rules.yaml:838:11\n4777 rules/marlborough/rules.yaml:839:15\n4780 rules/marlborough/rules.yaml:840:11\n4781 rules/marlborough/rules.yaml:842:7\n4782 rules/marlborough/rules.yaml:843:7\n4789 rules/marlborough/rules.yaml:844:11\n4790 rules/marlborough/rules.yaml:845:15\n4792 rules/marlborough/rules.yaml:847:15\n4793 rules/marlborough/rules.yaml:848:15\n4797 rules/marlborough/rules.yaml:849:11\n4802 rules/marlborough/rules.yaml:2424:7\n4803 rules/marlborough/rules.yaml:2425:7\n4808 rules/marlborough/rules.yaml:2426:11\n4820 rules/marlborough/rules.yaml:2427:11\n4838 rules/marlborough/rules.yaml:2428:11\n4839 rules/marlborough/rules.yaml:2429:15\n4841 rules/marlborough/rules.yaml:2431:15\n4842 rules/marlborough/rules.yaml:2432:15\n4843 rules/marlborough/rules.yaml:2433:19\n4845 rules/marlborough/rules.yaml:2435:19\n4848 rules/marlborough/rules.yaml:2436:19\n4849 rules/marlborough/rules.yaml:2437:19\n4850 rules/marlborough/rules.yaml:2439:19\n4851 rules/marlborough/rules.yaml:2440:23\n4852 rules/marlborough/rules.yaml:821:7\n4857 rules/marlborough/rules.yaml:822:7\n4867 rules/marlborough/rules.yaml:1825:7\n4874 rules/marlborough/rules.yaml:1826:7\n4881 rules/marlborough/rules.yaml:1827:7\n4882 rules/marlborough/rules.yaml:1829:15\n4883 rules/marlborough/rules.yaml:1830:19\n4886 rules/marlborough/rules.yaml:1831:23\n4889 rules/marlborough/rules.yaml:1833:15\n4892 rules/marlborough/rules.yaml:1835:15\n4899 rules/marlborough/rules.yaml:1055:7\n4900 rules/marlborough/rules.yaml:1056:11\n4901 rules/marlborough/rules.yaml:1057:7\n4902 rules/marlborough/rules.yaml:1058:7\n4903 rules/marlborough/rules.yaml:1061:15\n4904 rules/marlborough/rules.yaml:1062:15\n4905 rules/marlborough/rules.yaml:1063:15\n4907 rules/marlborough/rules.yaml:1066:15\n4908 rules/marlborough/rules.yaml:1067:15\n4909 rules/marlborough/rules.yaml:1068:15\n4911 rules/marlborough/rules.yaml:1070:15\n4916 rules/marlborough/rules.yaml:1567:7\n4921 rules/marlborough/rules.yaml:1568:11\n4922 rules/marlborough/rules.yaml:1569:11\n4930 rules/marlborough/rules.yaml:1571:15\n4937 rules/marlborough/rules.yaml:1081:7\n4944 rules/marlborough/rules.yaml:1082:7\n4949 rules/marlborough/rules.yaml:1083:7\n4950 rules/marlborough/rules.yaml:1084:11\n4951 rules/marlborough/rules.yaml:1085:15\n4952 rules/marlborough/rules.yaml:1086:7\n4953 rules/marlborough/rules.yaml:1087:7\n4954 rules/marlborough/rules.yaml:1088:7\n4955 rules/marlborough/rules.yaml:1089:11\n4956 rules/marlborough/rules.yaml:1090:11\n4957 rules/marlborough/rules.yaml:1091:11\n4969 rules/marlborough/rules.yaml:1092:11\n4978 rules/marlborough/rules.yaml:1093:11\n4979 rules/marlborough/rules.yaml:1094:15\n4980 rules/marlborough/rules.yaml:1095:19\n4982 rules/marlborough/rules.yaml:1097:15\n4989 rules/marlborough/rules.yaml:1098:15\n4990 rules/marlborough/rules.yaml:1099:19\n4992 rules/marlborough/rules.yaml:1101:7\n4993 rules/marlborough/rules.yaml:1102:7\n4998 rules/marlborough/rules.yaml:2284:7\n4999 rules/marlborough/rules.yaml:2285:7\n5004 rules/marlborough/rules.yaml:2286:7\n5007 rules/marlborough/rules.yaml:2287:7\n5024 rules/marlborough/rules.yaml:2288:7\n5025 rules/marlborough/rules.yaml:2289:11\n5026 rules/marlborough/rules.yaml:2290:7\n5033 rules/marlborough/rules.yaml:2291:7\n5034 rules/marlborough/rules.yaml:2292:11\n5035 rules/marlborough/rules.yaml:2293:7\n5036 rules/marlborough/rules.yaml:2294:11\n5041 rules/marlborough/rules.yaml:2295:11\n5042 rules/marlborough/rules.yaml:2296:11\n5043 rules/marlborough/rules.yaml:2297:11\n5044 rules/marlborough/rules.yaml:2298:15\n5045 rules/marlborough/rules.yaml:2299:19\n5047 rules/marlborough/rules.yaml:2301:15\n5048 rules/marlborough/rules.yaml:2302:15\n5049 rules/marlborough/rules.yaml:2303:19\n5051 rules/marlborough/rules.yaml:2305:19\n5052 rules/marlborough/rules.yaml:2306:19\n5053 rules/marlborough/rules.yaml:2307:7\n5054 rules/marlborough/rules.yaml:2308:11\n5055 rules/marlborough/rules.yaml:2309:11\n5056 rules/marlborough/rules.yaml:2311:11\n5065 rules/marlborough/rules.yaml:2312:11\n5069 rules/marlborough/rules.yaml:2313:11\n5072 rules/marlborough/rules.yaml:2314:11\n5073 rules/marlborough/rules.yaml:2315:15\n5074 rules/marlborough/rules.yaml:2316:19\n5083 rules/marlborough/rules.yaml:2317:19\n5084 rules/marlborough/rules.yaml:2318:23\n5091 rules/marlborough/rules.yaml:2320:23\n5092 rules/marlborough/rules.yaml:2321:7\n5093 rules/marlborough/rules.yaml:2322:11\n5099 rules/marlborough/rules.yaml:1501:7\n5106 rules/marlborough/rules.yaml:1502:7\n5115 rules/marlborough/rules.yaml:1503:7\n5116 rules/marlborough/rules.yaml:1504:11\n5128 rules/marlborough/rules.yaml:1505:15\n5129 rules/marlborough/rules.yaml:1506:15\n5130 rules/marlborough/rules.yaml:1507:19\n5131 rules/marlborough/rules.yaml:1508:19\n5132 rules/marlborough/rules.yaml:1510:23\n5153 rules/marlborough/rules.yaml:1511:23\n5154 rules/marlborough/rules.yaml:1512:27\n5156 rules/marlborough/rules.yaml:1513:23\n5157 rules/marlborough/rules.yaml:1514:23\n5158 rules/marlborough/rules.yaml:1515:27\n5159 rules/marlborough/rules.yaml:1516:31\n5169 rules/marlborough/rules.yaml:2479:3\n5170 rules/marlborough/rules.yaml:2479:3\n5172 rules/marlborough/rules.yaml:2479:3\n5173 rules/marlborough/rules.yaml:2479:3\n5174 rules/marlborough/rules.yaml:2479:3\n5175 rules/marlborough/rules.yaml:2479:3\n5176 rules/marlborough/rules.yaml:2479:3\n5177 rules/marlborough/rules.yaml:2479:3\n5184 rules/marlborough/rules.yaml:2479:3\n5185 rules/marlborough/rules.yaml:2479:3\n5186 rules/marlborough/rules.yaml:2479:3\n5187 rules/marlborough/rules.yaml:2479:3\n5192 rules/marlborough/rules.yaml:2479:3\n5193 rules/marlborough/rules.yaml:2479:3\n5195 rules/marlborough/rules.yaml:2479:3\n5196 rules/marlborough/rules.yaml:2479:3\n5197 rules/marlborough/rules.yaml:2479:3\n5199 rules/marlborough/rules.yaml:2479:3\n5200 rules/marlborough/rules.yaml:2479:3\n5201 rules/marlborough/rules.yaml:2479:3\n5209 rules/marlborough/rules.yaml:2130:7\n5214 rules/marlborough/rules.yaml:2131:7\n5215 rules/marlborough/rules.yaml:2132:11\n5222 rules/marlborough/rules.yaml:2133:11\n5223 rules/marlborough/rules.yaml:2134:15\n5225 rules/marlborough/rules.yaml:2137:15\n5238 rules/marlborough/rules.yaml:1109:7\n5239 rules/marlborough/rules.yaml:1110:7\n5240 rules/marlborough/rules.yaml:1111:11\n5247 rules/marlborough/rules.yaml:1112:11\n5249 rules/marlborough/rules.yaml:1114:11\n5321 rules/marlborough/rules.yaml:1718:7\n5322 rules/marlborough/rules.yaml:1719:7\n5323 rules/marlborough/rules.yaml:1720:7\n5324 rules/marlborough/rules.yaml:1721:11\n5329 rules/marlborough/rules.yaml:1774:7\n5330 rules/marlborough/rules.yaml:1775:7\n5331 rules/marlborough/rules.yaml:1777:7\n5336 rules/marlborough/rules.yaml:1585:7\n5342 rules/marlborough/rules.yaml:1586:11\n5343 rules/marlborough/rules.yaml:1587:11\n5344 rules/marlborough/rules.yaml:1588:11\n5347 rules/marlborough/rules.yaml:1591:15\n5354 rules/marlborough/rules.yaml:1592:15\n5356 rules/marlborough/rules.yaml:1594:7\n5357 rules/marlborough/rules.yaml:1595:7\n5358 rules/marlborough/rules.yaml:1596:7\n5363 rules/marlborough/rules.yaml:1597:7\n5364 rules/marlborough/rules.yaml:1598:11\n5371 rules/marlborough/rules.yaml:1599:11\n5372 rules/marlborough/rules.yaml:1600:15\n5375 rules/marlborough/rules.yaml:1601:15\n5376 rules/marlborough/rules.yaml:1602:15\n5377 rules/marlborough/rules.yaml:1604:7\n5378 rules/marlborough/rules.yaml:1605:7\n5383 rules/marlborough/rules.yaml:1606:11\n5390 rules/marlborough/rules.yaml:1607:11\n5430 rules/marlborough/rules.yaml:1608:11\n5431 rules/marlborough/rules.yaml:1609:15\n5433 rules/marlborough/rules.yaml:1611:15\n5434 rules/marlborough/rules.yaml:1612:15\n5435 rules/marlborough/rules.yaml:1613:19\n5437 rules/marlborough/rules.yaml:1615:19\n5440 rules/marlborough/rules.yaml:1616:19\n5441 rules/marlborough/rules.yaml:1618:7\n5442 rules/marlborough/rules.yaml:1619:7\n5447 rules/marlborough/rules.yaml:1620:11\n5471 rules/marlborough/rules.yaml:1621:11\n5472 rules/marlborough/rules.yaml:1622:15\n5474 rules/marlborough/rules.yaml:1624:15\n5475 rules/marlborough/rules.yaml:1625:15\n5476 rules/marlborough/rules.yaml:1626:19\n5478 rules/marlborough/rules.yaml:1628:19\n5483 rules/marlborough/rules.yaml:1629:19\n5486 rules/marlborough/rules.yaml:1630:19\n5487 rules/marlborough/rules.yaml:1631:19\n5491 rules/marlborough/rules.yaml:1632:23\n5494 rules/marlborough/rules.yaml:1635:23\n5501 rules/marlborough/rules.yaml:1636:23\n5510 rules/marlborough/rules.yaml:1528:7\n5525 rules/marlborough/rules.yaml:1529:7\n5534 rules/marlborough/rules.yaml:1530:11\n5535 rules/marlborough/rules.yaml:1531:7\n5536 rules/marlborough/rules.yaml:1532:7\n5557 rules/marlborough/rules.yaml:1533:7\n5558 rules/marlborough/rules.yaml:1535:11\n5559 rules/marlborough/rules.yaml:1536:15\n5560 rules/marlborough/rules.yaml:1537:11\n5561 rules/marlborough/rules.yaml:1538:7\n5568 rules/marlborough/rules.yaml:1539:7\n5569 rules/marlborough/rules.yaml:1540:11\n5576 rules/marlborough/rules.yaml:2517:1\n5577 rules/marlborough/rules.yaml:2517:1\n5578 rules/marlborough/rules.yaml:2517:1\n5583 rules/marlborough/rules.yaml:2517:1\n5584 rules/marlborough/rules.yaml:2517:1\n5585 rules/marlborough/rules.yaml:2517:1\n5586 rules/marlborough/rules.yaml:2517:1\n5589 rules/marlborough/rules.yaml:2517:1\n5590 rules/marlborough/rules.yaml:2517:1\n5592 rules/marlborough/rules.yaml:2517:1\n5593 rules/marlborough/rules.yaml:2517:1\n5594 rules/marlborough/rules.yaml:2517:1\n5595 rules/marlborough/rules.yaml:2517:1\n5596 rules/marlborough/rules.yaml:2517:1\n5597 rules/marlborough/rules.yaml:2517:1\n5598 rules/marlborough/rules.yaml:2517:1\n5599 rules/marlborough/rules.yaml:2517:1\n5600 rules/marlborough/rules.yaml:2517:1\n5601 rules/marlborough/rules.yaml:2517:1\n5602 rules/marlborough/rules.yaml:2517:1\n5607 rules/marlborough/rules.yaml:1784:7\n5612 rules/marlborough/rules.yaml:1785:7\n5632 rules/marlborough/rules.yaml:1786:7\n5633 rules/marlborough/rules.yaml:1787:11\n5634 rules/marlborough/rules.yaml:1788:11\n5639 rules/marlborough/rules.yaml:1789:15\n5640 rules/marlborough/rules.yaml:1790:7\n5649 rules/marlborough/rules.yaml:1791:11\n5665 rules/marlborough/rules.yaml:1792:7\n5671 rules/marlborough/rules.yaml:1793:11\n5686 rules/marlborough/rules.yaml:2115:7\n5698 rules/marlborough/rules.yaml:2116:7\n5699 rules/marlborough/rules.yaml:2118:11\n5700 rules/marlborough/rules.yaml:2119:7\n5707 rules/marlborough/rules.yaml:2120:7\n5714 rules/marlborough/rules.yaml:2121:7\n5720 rules/marlborough/rules.yaml:1408:7\n5721 rules/marlborough/rules.yaml:1409:11\n5722 rules/marlborough/rules.yaml:1410:7\n5729 rules/marlborough/rules.yaml:1411:7\n5730 rules/marlborough/rules.yaml:1412:7\n5735 rules/marlborough/rules.yaml:1413:11\n5736 rules/marlborough/rules.yaml:1414:15\n5738 rules/marlborough/rules.yaml:1416:15\n5739 rules/marlborough/rules.yaml:1417:11\n5740 rules/marlborough/rules.yaml:1418:15\n5741 rules/marlborough/rules.yaml:1419:11\n5742 rules/marlborough/rules.yaml:1420:15\n5744 rules/marlborough/rules.yaml:1422:15\n5745 rules/marlborough/rules.yaml:1423:11\n5756 rules/marlborough/rules.yaml:2452:7\n5758 rules/marlborough/rules.yaml:2453:7\n5765 rules/marlborough/rules.yaml:2454:7\n5773 rules/marlborough/rules.yaml:2168:7\n5774 rules/marlborough/rules.yaml:2169:7\n5775 rules/marlborough/rules.yaml:2170:11\n5776 rules/marlborough/rules.yaml:2171:7\n5789 rules/marlborough/rules.yaml:2172:7\n5795 rules/marlborough/rules.yaml:2173:7\n5796 rules/marlborough/rules.yaml:2174:7\n5800 rules/marlborough/rules.yaml:2175:11\n5801 rules/marlborough/rules.yaml:2176:7\n5802 rules/marlborough/rules.yaml:2177:7\n5803 rules/marlborough/rules.yaml:2178:11\n5804 rules/marlborough/rules.yaml:2179:7\n5810 rules/marlborough/rules.yaml:2180:7\n5811 rules/marlborough/rules.yaml:2181:7\n5812 rules/marlborough/rules.yaml:2183:7\n5813 rules/marlborough/rules.yaml:2185:15\n5815 rules/marlborough/rules.yaml:2187:15\n5817 rules/marlborough/rules.yaml:2189:15\n5819 rules/marlborough/rules.yaml:2191:15\n5820 rules/marlborough/rules.yaml:2192:15\n5822 rules/marlborough/rules.yaml:2194:15\n5823 rules/marlborough/rules.yaml:2195:15\n5832 rules/marlborough/rules.yaml:2196:15\n5833 rules/marlborough/rules.yaml:2197:19\n5840 rules/marlborough/rules.yaml:2198:19\n5841 rules/marlborough/rules.yaml:2199:15\n5846 rules/marlborough/rules.yaml:2147:7\n5853 rules/marlborough/rules.yaml:2148:7\n5854 rules/marlborough/rules.yaml:2149:7\n5855 rules/marlborough/rules.yaml:2150:11\n5856 rules/marlborough/rules.yaml:2152:7\n5857 rules/marlborough/rules.yaml:2153:7\n5858 rules/marlborough/rules.yaml:2154:7\n5861 rules/marlborough/rules.yaml:2156:7\n5862 rules/marlborough/rules.yaml:2157:7\n5863 rules/marlborough/rules.yaml:2158:11\n5868 rules/marlborough/rules.yaml:2255:7\n5869 rules/marlborough/rules.yaml:2256:7\n5874 rules/marlborough/rules.yaml:2257:11\n5879 rules/marlborough/rules.yaml:2258:11\n5884 rules/marlborough/rules.yaml:2259:11\n5885 rules/marlborough/rules.yaml:2260:15\n5887 rules/marlborough/rules.yaml:2262:15\n5888 rules/marlborough/rules.yaml:2263:15\n5889 rules/marlborough/rules.yaml:2264:19\n5891 rules/marlborough/rules.yaml:2266:19\n5894 rules/marlborough/rules.yaml:2267:19\n5899 rules/marlborough/rules.yaml:1681:7\n5900 rules/marlborough/rules.yaml:1682:7\n5901 rules/marlborough/rules.yaml:1683:7\n5902 rules/marlborough/rules.yaml:1684:7\n5907 rules/marlborough/rules.yaml:1685:11\n5912 rules/marlborough/rules.yaml:1686:11\n5916 rules/marlborough/rules.yaml:1687:11\n5917 rules/marlborough/rules.yaml:1688:11\n5918 rules/marlborough/rules.yaml:1689:15\n5920 rules/marlborough/rules.yaml:1691:15\n5927 rules/marlborough/rules.yaml:1692:15\n5929 rules/marlborough/rules.yaml:1694:15\n5930 rules/marlborough/rules.yaml:1695:15\n5931 rules/marlborough/rules.yaml:1696:19\n5933 rules/marlborough/rules.yaml:1698:19\n5934 rules/marlborough/rules.yaml:1699:7\n5941 rules/marlborough/rules.yaml:2027:7\n5942 rules/marlborough/rules.yaml:2028:7\n5943 rules/marlborough/rules.yaml:2029:7\n5944 rules/marlborough/rules.yaml:2030:7\n5945 rules/marlborough/rules.yaml:2032:7\n5946 rules/marlborough/rules.yaml:2034:15\n5947 rules/marlborough/rules.yaml:2035:19\n5949 rules/marlborough/rules.yaml:2037:19\n5951 rules/marlborough/rules.yaml:2039:15\n5952 rules/marlborough/rules.yaml:2040:19\n5956 rules/marlborough/rules.yaml:2044:15\n5957 rules/marlborough/rules.yaml:2045:15\n5959 rules/marlborough/rules.yaml:2047:15\n5960 rules/marlborough/rules.yaml:2048:15\n5962 rules/marlborough/rules.yaml:2050:15\n5963 rules/marlborough/rules.yaml:2051:15\n5965 rules/marlborough/rules.yaml:2053:15\n5970 rules/marlborough/rules.yaml:2382:7\n5977 rules/marlborough/rules.yaml:2383:7\n5984 rules/marlborough/rules.yaml:2384:7\n5998 rules/marlborough/rules.yaml:2385:7\n5999 rules/marlborough/rules.yaml:2386:11\n6002 rules/marlborough/rules.yaml:2387:7\n6003 rules/marlborough/rules.yaml:2388:7\n6004 rules/marlborough/rules.yaml:2389:7\n6007 rules/marlborough/rules.yaml:2391:7\n6008 rules/marlborough/rules.yaml:2392:7\n6009 rules/marlborough/rules.yaml:2393:11\n6010 rules/marlborough/rules.yaml:2395:7\n6011 rules/marlborough/rules.yaml:2396:11\n6012 rules/marlborough/rules.yaml:2397:7\n6013 rules/marlborough/rules.yaml:2398:7\n6023 rules/marlborough/rules.yaml:2399:7\n6024 rules/marlborough/rules.yaml:2400:11\n6025 rules/marlborough/rules.yaml:2401:15\n6027 rules/marlborough/rules.yaml:2403:7\n6044 rules/marlborough/rules.yaml:2404:7\n6045 rules/marlborough/rules.yaml:2405:11\n6046 rules/marlborough/rules.yaml:2406:7\n6047 rules/marlborough/rules.yaml:2407:7\n6048 rules/marlborough/rules.yaml:2408:11\n6049 rules/marlborough/rules.yaml:2409:11\n6065 rules/marlborough/rules.yaml:2410:11\n6066 rules/marlborough/rules.yaml:2411:11\n6070 rules/marlborough/rules.yaml:2362:7\n6071 rules/marlborough/rules.yaml:2363:7\n6072 rules/marlborough/rules.yaml:2364:11\n6073 rules/marlborough/rules.yaml:2365:11\n6074 rules/marlborough/rules.yaml:2366:15\n6075 rules/marlborough/rules.yaml:2367:15\n6076 rules/marlborough/rules.yaml:2368:7\n6081 rules/marlborough/rules.yaml:2336:7\n6091 rules/marlborough/rules.yaml:2337:7\n6092 rules/marlborough/rules.yaml:2339:11\n6093 rules/marlborough/rules.yaml:2340:7\n6094 rules/marlborough/rules.yaml:2341:7\n6101 rules/marlborough/rules.yaml:2342:7\n6102 rules/marlborough/rules.yaml:2343:7\n6103 rules/marlborough/rules.yaml:2344:11\n6110 rules/marlborough/rules.yaml:2346:7\n6115 rules/marlborough/rules.yaml:764:7\n6120 rules/marlborough/rules.yaml:765:7\n6125 rules/marlborough/rules.yaml:766:7\n6131 rules/marlborough/rules.yaml:2348:11\n6132 rules/marlborough/rules.yaml:2349:15\n6139 rules/marlborough/rules.yaml:2350:15\n6140 rules/marlborough/rules.yaml:2351:15\n6146 rules/marlborough/rules.yaml:2212:7\n6147 rules/marlborough/rules.yaml:2213:11\n6148 rules/marlborough/rules.yaml:2214:11\n6157 rules/marlborough/rules.yaml:2215:15\n6158 rules/marlborough/rules.yaml:2216:15\n6159 rules/marlborough/rules.yaml:2217:19\n6162 rules/marlborough/rules.yaml:2218:19\n6170 rules/marlborough/rules.yaml:976:7\n6171 rules/marlborough/rules.yaml:977:7\n6172 rules/marlborough/rules.yaml:978:11\n6173 rules/marlborough/rules.yaml:979:7\n6176 rules/marlborough/rules.yaml:981:11\n6177 rules/marlborough/rules.yaml:982:7\n6178 rules/marlborough/rules.yaml:983:11\n6179 rules/marlborough/rules.yaml:984:15\n6180 rules/marlborough/rules.yaml:985:7\n6181 rules/marlborough/rules.yaml:986:7\n6182 rules/marlborough/rules.yaml:987:7\n6183 rules/marlborough/rules.yaml:988:11\n6184 rules/marlborough/rules.yaml:989:7\n6185 rules/marlborough/rules.yaml:990:7\n6186 rules/marlborough/rules.yaml:991:7\n6187 rules/marlborough/rules.yaml:992:7\n6205 rules/marlborough/rules.yaml:993:7\n6214 rules/marlborough/rules.yaml:994:11\n6219 rules/marlborough/rules.yaml:995:7\n6220 rules/marlborough/rules.yaml:997:11\n6221 rules/marlborough/rules.yaml:998:15\n6222 rules/marlborough/rules.yaml:999:11\n6223 rules/marlborough/rules.yaml:1000:7\n6230 rules/marlborough/rules.yaml:1001:7\n6231 rules/marlborough/rules.yaml:1002:11\n6237 rules/marlborough/rules.yaml:2498:3\n6238 rules/marlborough/rules.yaml:2498:3\n6240 rules/marlborough/rules.yaml:2498:3\n6241 rules/marlborough/rules.yaml:2498:3\n6242 rules/marlborough/rules.yaml:2498:3\n6243 rules/marlborough/rules.yaml:2498:3\n6244 rules/marlborough/rules.yaml:2498:3\n6245 rules/marlborough/rules.yaml:2498:3\n6252 rules/marlborough/rules.yaml:2498:3\n6253 rules/marlborough/rules.yaml:2498:3\n6254 rules/marlborough/rules.yaml:2498:3\n6255 rules/marlborough/rules.yaml:2498:3\n6266 rules/marlborough/rules.yaml:2498:3\n6267 rules/marlborough/rules.yaml:2498:3\n6269 rules/marlborough/rules.yaml:2498:3\n6270 rules/marlborough/rules.yaml:2498:3\n6271 rules/marlborough/rules.yaml:2498:3\n6273 rules/marlborough/rules.yaml:2498:3\n6274 rules/marlborough/rules.yaml:2498:3\n6275 rules/marlborough/rules.yaml:2498:3\n6289 rules/marlborough/rules.yaml:1441:7\n6295 rules/marlborough/rules.yaml:1442:7\n6309 rules/marlborough/rules.yaml:1443:7\n6320 rules/marlborough/rules.yaml:1444:7\n6331 rules/marlborough/rules.yaml:1445:11\n6332 rules/marlborough/rules.yaml:1447:7\n6337 rules/marlborough/rules.yaml:1448:7\n6345 rules/marlborough/rules.yaml:1449:7\n6346 rules/marlborough/rules.yaml:1450:11\n6347 rules/marlborough/rules.yaml:1451:7\n6348 rules/marlborough/rules.yaml:1452:11\n6349 rules/marlborough/rules.yaml:1453:7\n6350 rules/marlborough/rules.yaml:1454:11\n6351 rules/marlborough/rules.yaml:1455:7\n6352 rules/marlborough/rules.yaml:1456:11\n6353 rules/marlborough/rules.yaml:1457:15\n6357 rules/marlborough/rules.yaml:1461:7\n6358 rules/marlborough/rules.yaml:1462:11\n6361 rules/marlborough/rules.yaml:1463:15\n6362 rules/marlborough/rules.yaml:1464:19\n6365 rules/marlborough/rules.yaml:1468:7\n6366 rules/marlborough/rules.yaml:1469:11\n6367 rules/marlborough/rules.yaml:1471:11\n6368 rules/marlborough/rules.yaml:1472:15\n6371 rules/marlborough/rules.yaml:1473:15\n6372 rules/marlborough/rules.yaml:1474:19\n6379 rules/marlborough/rules.yaml:1475:19\n6380 rules/marlborough/rules.yaml:1476:7\n6381 rules/marlborough/rules.yaml:1477:11\n6382 rules/marlborough/rules.yaml:1478:7\n6398 rules/marlborough/rules.yaml:1479:7\n6407 rules/marlborough/rules.yaml:1480:11\n6408 rules/marlborough/rules.yaml:1481:7\n6409 rules/marlborough/rules.yaml:1482:7\n6410 rules/marlborough/rules.yaml:1483:11\n6411 rules/marlborough/rules.yaml:1484:7\n6412 rules/marlborough/rules.yaml:1485:7\n6413 rules/marlborough/rules.yaml:1486:11\n6414 rules/marlborough/rules.yaml:1487:11\n6415 rules/marlborough/rules.yaml:1488:15\n6434 rules/marlborough/rules.yaml:1489:11\n6435 rules/marlborough/rules.yaml:1490:11\n6440 rules/marlborough/rules.yaml:1321:7\n6458 rules/marlborough/rules.yaml:1322:7\n6459 rules/marlborough/rules.yaml:1323:7\n6460 rules/marlborough/rules.yaml:1324:11\n6484 rules/marlborough/rules.yaml:1325:7\n6485 rules/marlborough/rules.yaml:1326:7\n6486 rules/marlborough/rules.yaml:1327:11\n6487 rules/marlborough/rules.yaml:1329:11\n6488 rules/marlborough/rules.yaml:1330:7\n6489 rules/marlborough/rules.yaml:1331:7\n6490 rules/marlborough/rules.yaml:1332:7\n6491 rules/marlborough/rules.yaml:1333:7\n6507 rules/marlborough/rules.yaml:1334:7\n6521 rules/marlborough/rules.yaml:1335:7\n6522 rules/marlborough/rules.yaml:1336:11\n6523 rules/marlborough/rules.yaml:1338:7\n6532 rules/marlborough/rules.yaml:1339:11\n6533 rules/marlborough/rules.yaml:1340:11\n6534 rules/marlborough/rules.yaml:1341:7\n6545 rules/marlborough/rules.yaml:1342:7\n6546 rules/marlborough/rules.yaml:1343:7\n6547 rules/marlborough/rules.yaml:1344:11\n6548 rules/marlborough/rules.yaml:1345:11\n6549 rules/marlborough/rules.yaml:1346:15\n6550 rules/marlborough/rules.yaml:1347:11\n6551 rules/marlborough/rules.yaml:1348:15\n6553 rules/marlborough/rules.yaml:1351:15\n6554 rules/marlborough/rules.yaml:1353:7\n6555 rules/marlborough/rules.yaml:1354:7\n6556 rules/marlborough/rules.yaml:1355:11\n6568 rules/marlborough/rules.yaml:1356:7\n6569 rules/marlborough/rules.yaml:1357:11\n6570 rules/marlborough/rules.yaml:1358:7\n6571 rules/marlborough/rules.yaml:1359:7\n6572 rules/marlborough/rules.yaml:1360:11\n6573 rules/marlborough/rules.yaml:1361:15\n6575 rules/marlborough/rules.yaml:1362:15\n6578 rules/marlborough/rules.yaml:1366:7\n6579 rules/marlborough/rules.yaml:1367:11\n6580 rules/marlborough/rules.yaml:1369:11\n6581 rules/marlborough/rules.yaml:1370:15\n6582 rules/marlborough/rules.yaml:1371:15\n6583 rules/marlborough/rules.yaml:1372:19\n6590 rules/marlborough/rules.yaml:1373:19\n6591 rules/marlborough/rules.yaml:1374:7\n6601 rules/marlborough/rules.yaml:1375:7\n6602 rules/marlborough/rules.yaml:1376:11\n6603 rules/marlborough/rules.yaml:1377:7\n6604 rules/marlborough/rules.yaml:1378:7\n6605 rules/marlborough/rules.yaml:1379:11\n6606 rules/marlborough/rules.yaml:1380:7\n6607 rules/marlborough/rules.yaml:1381:7\n6608 rules/marlborough/rules.yaml:1382:11\n6609 rules/marlborough/rules.yaml:1383:11\n6610 rules/marlborough/rules.yaml:1384:15\n6617 rules/marlborough/rules.yaml:1385:15\n6618 rules/marlborough/rules.yaml:1386:15\n6619 rules/marlborough/rules.yaml:1387:19\n6620 rules/marlborough/rules.yaml:1389:11\n6629 rules/marlborough/rules.yaml:1390:11\n6630 rules/marlborough/rules.yaml:1391:15\n6637 rules/marlborough/rules.yaml:1392:11\n6638 rules/marlborough/rules.yaml:1393:15\n6645 rules/marlborough/rules.yaml:1394:11\n6646 rules/marlborough/rules.yaml:1395:11\n6647 rules/marlborough/rules.yaml:1396:11\n6648 rules/marlborough/rules.yaml:1397:11\n6649 rules/marlborough/rules.yaml:1398:15\n6650 rules/marlborough/rules.yaml:1399:11\n6655 rules/marlborough/rules.yaml:1981:7\n6658 rules/marlborough/rules.yaml:1982:11\n6659 rules/marlborough/rules.yaml:1983:11\n6660 rules/marlborough/rules.yaml:1984:11\n6661 rules/marlborough/rules.yaml:1985:15\n6667 rules/marlborough/rules.yaml:1987:15\n6671 rules/marlborough/flow.yaml:11:7\n6672 rules/marlborough/flow.yaml:12:11\n6686 rules/marlborough/rules.yaml:941:7\n6687 rules/marlborough/rules.yaml:942:7\n6688 rules/marlborough/rules.yaml:943:7\n6689 rules/marlborough/rules.yaml:944:11\n6690 rules/marlborough/rules.yaml:945:11\n6691 rules/marlborough/rules.yaml:946:15\n6692 rules/marlborough/rules.yaml:947:15\n6693 rules/marlborough/rules.yaml:948:7\n6698 rules/marlborough/rules.yaml:949:11\n6699 rules/marlborough/rules.yaml:950:11\n6706 rules/marlborough/rules.yaml:951:11\n6707 rules/marlborough/rules.yaml:952:11\n6708 rules/marlborough/rules.yaml:953:11\n6709 rules/marlborough/rules.yaml:954:7\n6710 rules/marlborough/rules.yaml:955:11\n6715 rules/marlborough/rules.yaml:1549:7\n6716 rules/marlborough/rules.yaml:1550:7\n6717 rules/marlborough/rules.yaml:1551:11\n6718 rules/marlborough/rules.yaml:1552:11\n6719 rules/marlborough/rules.yaml:1553:7\n6722 rules/marlborough/rules.yaml:1554:7\n6723 rules/marlborough/rules.yaml:1555:7\n6731 rules/marlborough/rules.yaml:1999:7\n6732 rules/marlborough/rules.yaml:2000:7\n6733 rules/marlborough/rules.yaml:2001:11\n6734 rules/marlborough/rules.yaml:2002:11\n6741 rules/marlborough/rules.yaml:2003:15\n6742 rules/marlborough/rules.yaml:2004:15\n6754 rules/marlborough/rules.yaml:2005:15\n6776 rules/marlborough/rules.yaml:2006:15\n6777 rules/marlborough/rules.yaml:2007:15\n6778 rules/marlborough/rules.yaml:2008:19\n6785 rules/marlborough/rules.yaml:2009:19\n6786 rules/marlborough/rules.yaml:2010:23\n6789 rules/marlborough/rules.yaml:2011:23\n6790 rules/marlborough/rules.yaml:2013:19\n6791 rules/marlborough/rules.yaml:2014:23\n6792 rules/marlborough/rules.yaml:2015:23\n6797 rules/marlborough/rules.yaml:1647:7\n6801 rules/marlborough/rules.yaml:1648:7\n6802 rules/marlborough/rules.yaml:1649:11\n6803 rules/marlborough/rules.yaml:1650:11\n6804 rules/marlborough/rules.yaml:1651:7\n6805 rules/marlborough/rules.yaml:1652:11\n6809 rules/marlborough/flow.yaml:104:7\n6810 rules/marlborough/flow.yaml:105:11\n6814 rules/marlborough/flow.yaml:50:7\n6817 rules/marlborough/flow.yaml:51:11\n6818 rules/marlborough/flow.yaml:52:15\n6822 rules/marlborough/flow.yaml:67:7\n6825 rules/marlborough/flow.yaml:68:11\n6826 rules/marlborough/flow.yaml:69:15\n6830 rules/marlborough/flow.yaml:85:7\n6834 rules/marlborough/flow.yaml:61:7\n6835 rules/marlborough/flow.yaml:62:11\n6836 rules/marlborough/flow.yaml:63:15\n6840 rules/marlborough/flow.yaml:89:7\n6841 rules/marlborough/flow.yaml:90:11\n6845 rules/marlborough/flow.yaml:45:7\n6846 rules/marlborough/flow.yaml:46:11\n6850 rules/marlborough/flow.yaml:79:7\n6851 rules/marlborough/flow.yaml:80:11\n6852 rules/marlborough/flow.yaml:81:15\n6856 rules/marlborough/flow.yaml:56:7\n6857 rules/marlborough/flow.yaml:57:11\n6862 rules/marlborough/rules.yaml:1043:7\n6868 rules/marlborough/rules.yaml:1044:7\n6869 rules/marlborough/rules.yaml:1045:11\n6870 rules/marlborough/rules.yaml:1046:7\n6877 rules/marlborough/rules.yaml:1047:7\n6882 rules/marlborough/rules.yaml:2095:7\n6887 rules/marlborough/rules.yaml:2096:7\n6888 rules/marlborough/rules.yaml:2098:11\n6889 rules/marlborough/rules.yaml:2099:7\n6890 rules/marlborough/rules.yaml:2100:7\n6910 rules/marlborough/rules.yaml:1018:7\n6911 rules/marlborough/rules.yaml:1019:7\n6919 rules/marlborough/rules.yaml:1020:11\n6920 rules/marlborough/rules.yaml:1021:7\n6966 rules/marlborough/rules.yaml:1022:7\n6967 rules/marlborough/rules.yaml:1023:11\n6968 rules/marlborough/rules.yaml:1024:7\n6986 rules/marlborough/rules.yaml:1025:7\n6992 rules/marlborough/rules.yaml:1026:7\n6993 rules/marlborough/rules.yaml:1027:11\n6995 rules/marlborough/rules.yaml:1028:11\n6999 rules/marlborough/rules.yaml:1029:15\n7000 rules/marlborough/rules.yaml:1030:7\n7001 rules/marlborough/rules.yaml:1031:11\n7002 rules/marlborough/rules.yaml:1032:11\n7003 rules/marlborough/rules.yaml:1033:7\n7025 rules/marlborough/rules.yaml:1034:11\n7038 rules/marlborough/rules.yaml:1035:15\n7040 rules/marlborough/rules.yaml:1036:15\n7090 rules/marlborough/rules.yaml:1125:7\n7091 rules/marlborough/rules.yaml:1126:7\n7108 rules/marlborough/rules.yaml:1127:7\n7109 rules/marlborough/rules.yaml:1128:11\n7111 rules/marlborough/rules.yaml:1129:7\n7112 rules/marlborough/rules.yaml:1130:11\n7114 rules/marlborough/rules.yaml:1131:7\n7117 rules/marlborough/rules.yaml:1132:7\n7118 rules/marlborough/rules.yaml:1133:7\n7119 rules/marlborough/rules.yaml:1134:7\n7124 rules/marlborough/rules.yaml:1135:11\n7125 rules/marlborough/rules.yaml:1136:11\n7153 rules/marlborough/rules.yaml:1139:11\n7154 rules/marlborough/rules.yaml:1140:11\n7155 rules/marlborough/rules.yaml:1141:11\n7156 rules/marlborough/rules.yaml:1143:19\n7157 rules/marlborough/rules.yaml:1144:23\n7159 rules/marlborough/rules.yaml:1146:23\n7160 rules/marlborough/rules.yaml:1147:23\n7170 rules/marlborough/rules.yaml:1153:19\n7173 rules/marlborough/rules.yaml:1149:19\n7177 rules/marlborough/rules.yaml:1151:19\n7186 rules/marlborough/rules.yaml:1155:11\n7187 rules/marlborough/rules.yaml:1156:11\n7190 rules/marlborough/rules.yaml:1157:11\n7195 rules/marlborough/rules.yaml:1158:11\n7196 rules/marlborough/rules.yaml:1159:11\n7217 rules/marlborough/rules.yaml:1160:15\n7268 rules/marlborough/rules.yaml:1163:15\n7269 rules/marlborough/rules.yaml:1164:15\n7275 rules/marlborough/rules.yaml:1166:15\n7287 rules/marlborough/rules.yaml:1167:15\n7288 rules/marlborough/rules.yaml:1168:15\n7305 rules/marlborough/rules.yaml:1169:15\n7306 rules/marlborough/rules.yaml:1170:15\n7312 rules/marlborough/rules.yaml:1172:15\n7324 rules/marlborough/rules.yaml:1173:15\n7325 rules/marlborough/rules.yaml:1174:15\n7342 rules/marlborough/rules.yaml:1175:15\n7343 rules/marlborough/rules.yaml:1176:15\n7346 rules/marlborough/rules.yaml:1177:11\n7347 rules/marlborough/rules.yaml:1178:11\n7348 rules/marlborough/rules.yaml:1179:11\n7349 rules/marlborough/rules.yaml:1180:11\n7350 rules/marlborough/rules.yaml:1181:11\n7351 rules/marlborough/rules.yaml:1182:11\n7352 rules/marlborough/rules.yaml:1183:11\n7363 rules/marlborough/rules.yaml:1185:19\n7370 rules/marlborough/rules.yaml:1186:19\n7387 rules/marlborough/rules.yaml:1187:23\n7388 rules/marlborough/rules.yaml:1188:23\n7392 rules/marlborough/rules.yaml:1190:19\n7397 rules/marlborough/rules.yaml:1195:23\n7400 rules/marlborough/rules.yaml:1191:23\n7404 rules/marlborough/rules.yaml:1193:23\n7408 rules/marlborough/rules.yaml:1197:19\n7409 rules/marlborough/rules.yaml:1198:19\n7422 rules/marlborough/rules.yaml:1199:19\n7425 rules/marlborough/rules.yaml:1202:23\n7428 rules/marlborough/rules.yaml:1200:23\n7432 rules/marlborough/rules.yaml:1204:19\n7439 rules/marlborough/rules.yaml:1205:19\n7446 rules/marlborough/rules.yaml:1206:19\n7471 rules/marlborough/rules.yaml:1207:23\n7475 rules/marlborough/rules.yaml:1209:19\n7518 rules/marlborough/rules.yaml:2458:3\n7523 rules/marlborough/rules.yaml:2458:3\n7525 rules/marlborough/rules.yaml:2458:3\n7526 rules/marlborough/rules.yaml:2458:3\n7527 rules/marlborough/rules.yaml:2458:3\n7528 rules/marlborough/rules.yaml:2458:3\n7529 rules/marlborough/rules.yaml:2458:3\n7530 rules/marlborough/rules.yaml:2458:3\n7543 rules/marlborough/rules.yaml:2458:3\n7544 rules/marlborough/rules.yaml:2458:3\n7556 rules/marlborough/rules.yaml:2458:3\n7562 rules/marlborough/rules.yaml:2458:3\n7575 rules/marlborough/rules.yaml:2458:3\n7576 rules/marlborough/rules.yaml:2458:3\n7598 rules/marlborough/rules.yaml:2458:3\n7638 rules/marlborough/rules.yaml:2458:3\n7639 rules/marlborough/rules.yaml:2458:3\n7641 rules/marlborough/rules.yaml:2458:3\n7642 rules/marlborough/rules.yaml:2458:3\n7646 rules/marlborough/rules.yaml:2458:3\n7687 rules/marlborough/rules.yaml:1220:7\n7688 rules/marlborough/rules.yaml:1221:7\n7697 rules/marlborough/rules.yaml:1222:7\n7716 rules/marlborough/rules.yaml:1223:7\n7717 rules/marlborough/rules.yaml:1224:7\n7718 rules/marlborough/rules.yaml:1225:7\n7719 rules/marlborough/rules.yaml:1226:7\n7720 rules/marlborough/rules.yaml:1227:11\n7721 rules/marlborough/rules.yaml:1228:7\n7722 rules/marlborough/rules.yaml:1229:7\n7723 rules/marlborough/rules.yaml:1230:7\n7731 rules/marlborough/rules.yaml:1231:7\n7739 rules/marlborough/rules.yaml:1232:7\n7740 rules/marlborough/rules.yaml:1233:7\n7741 rules/marlborough/rules.yaml:1234:7\n7742 rules/marlborough/rules.yaml:1235:7\n7743 rules/marlborough/rules.yaml:1236:7\n7744 rules/marlborough/rules.yaml:1237:7\n7745 rules/marlborough/rules.yaml:1238:7\n7791 rules/marlborough/rules.yaml:1239:7\n7792 rules/marlborough/rules.yaml:1240:7\n7793 rules/marlborough/rules.yaml:1241:7\n7794 rules/marlborough/rules.yaml:1242:7\n7821 rules/marlborough/rules.yaml:1243:7\n7873 rules/marlborough/rules.yaml:1244:7\n7874 rules/marlborough/rules.yaml:1245:11\n7901 rules/marlborough/rules.yaml:1246:7\n7902 rules/marlborough/rules.yaml:1247:7\n7913 rules/marlborough/rules.yaml:1249:15\n7914 rules/marlborough/rules.yaml:1250:19\n7915 rules/marlborough/rules.yaml:1251:15\n7922 rules/marlborough/rules.yaml:1252:15\n7929 rules/marlborough/rules.yaml:1253:15\n7934 rules/marlborough/rules.yaml:1254:19\n7938 rules/marlborough/rules.yaml:1256:15\n7948 rules/marlborough/rules.yaml:1257:15\n7955 rules/marlborough/rules.yaml:1258:15\n7962 rules/marlborough/rules.yaml:1259:15\n7969 rules/marlborough/rules.yaml:1260:15\n7974 rules/marlborough/rules.yaml:1261:19\n7978 rules/marlborough/rules.yaml:1263:15\n7979 rules/marlborough/rules.yaml:1264:15\n7986 rules/marlborough/rules.yaml:1265:15\n7993 rules/marlborough/rules.yaml:1266:15\n8008 rules/marlborough/rules.yaml:1267:19\n8011 rules/marlborough/rules.yaml:1269:15\n8018 rules/marlborough/rules.yaml:1270:15\n8025 rules/marlborough/rules.yaml:1271:15\n8038 rules/marlborough/rules.yaml:1272:19\n8039 rules/marlborough/rules.yaml:1273:19\n8040 rules/marlborough/rules.yaml:1274:15\n8047 rules/marlborough/rules.yaml:1275:15\n8054 rules/marlborough/rules.yaml:1276:15\n8059 rules/marlborough/rules.yaml:1277:19\n8063 rules/marlborough/rules.yaml:1279:15\n8064 rules/marlborough/rules.yaml:1280:19\n8065 rules/marlborough/rules.yaml:1281:15\n8066 rules/marlborough/rules.yaml:1282:15\n8067 rules/marlborough/rules.yaml:1283:15\n8074 rules/marlborough/rules.yaml:1284:15\n8081 rules/marlborough/rules.yaml:1285:15\n8086 rules/marlborough/rules.yaml:1286:19\n8106 rules/marlborough/rules.yaml:1911:7\n8107 rules/marlborough/rules.yaml:1912:7\n8108 rules/marlborough/rules.yaml:1913:7\n8132 rules/marlborough/rules.yaml:1914:7\n8133 rules/marlborough/rules.yaml:1915:11\n8136 rules/marlborough/rules.yaml:1916:7\n8137 rules/marlborough/rules.yaml:1917:7\n8169 rules/marlborough/rules.yaml:1740:7\n8186 rules/marlborough/rules.yaml:1741:11\n8187 rules/marlborough/rules.yaml:1742:11\n8208 rules/marlborough/rules.yaml:1743:15\n8215 rules/marlborough/rules.yaml:1744:15\n8255 rules/marlborough/rules.yaml:1745:15\n8256 rules/marlborough/rules.yaml:1746:19\n8257 rules/marlborough/rules.yaml:1747:19\n8263 rules/marlborough/rules.yaml:1749:19\n8264 rules/marlborough/rules.yaml:1750:19\n8272 rules/marlborough/rules.yaml:1751:23\n8287 rules/marlborough/rules.yaml:1752:19\n8289 rules/marlborough/rules.yaml:1753:19\n8290 rules/marlborough/rules.yaml:1754:19\n8321 rules/marlborough/rules.yaml:1885:7\n8322 rules/marlborough/rules.yaml:1886:7\n8323 rules/marlborough/rules.yaml:1887:7\n8324 rules/marlborough/rules.yaml:1888:7\n8354 rules/marlborough/rules.yaml:1891:7\n8355 rules/marlborough/rules.yaml:1892:7\n8356 rules/marlborough/rules.yaml:1893:7\n8357 rules/marlborough/rules.yaml:1894:11\n8360 rules/marlborough/rules.yaml:1895:7\n8361 rules/marlborough/rules.yaml:1896:11\n8364 rules/marlborough/rules.yaml:1897:7\n8365 rules/marlborough/rules.yaml:1898:7\n8366 rules/marlborough/rules.yaml:1899:7\n8367 rules/marlborough/rules.yaml:1900:7\n8368 rules/marlborough/rules.yaml:1901:7\n8369 rules/marlborough/rules.yaml:1902:7\n8398 rules/marlborough/rules.yaml:1953:7\n8407 rules/marlborough/rules.yaml:1954:7\n8413 rules/marlborough/rules.yaml:1955:7\n8414 rules/marlborough/rules.yaml:1956:11\n8415 rules/marlborough/rules.yaml:1957:7\n8416 rules/marlborough/rules.yaml:1958:7\n8423 rules/marlborough/rules.yaml:1959:7\n8450 rules/marlborough/rules.yaml:1843:7\n8451 rules/marlborough/rules.yaml:1844:7\n8452 rules/marlborough/rules.yaml:1845:11\n8461 rules/marlborough/rules.yaml:1847:11\n8465 rules/marlborough/rules.yaml:1849:11\n8466 rules/marlborough/rules.yaml:1850:11\n8477 rules/marlborough/rules.yaml:1851:11\n8478 rules/marlborough/rules.yaml:1852:15\n8481 rules/marlborough/rules.yaml:1853:15\n8486 rules/marlborough/rules.yaml:1855:15\n8493 rules/marlborough/rules.yaml:1856:15\n8499 rules/marlborough/rules.yaml:1858:11\n8518 rules/marlborough/rules.yaml:1859:11\n8521 rules/marlborough/rules.yaml:1863:19\n8522 rules/marlborough/rules.yaml:1864:19\n8529 rules/marlborough/rules.yaml:1861:19\n8533 rules/marlborough/rules.yaml:1866:19\n8542 rules/marlborough/rules.yaml:1867:23\n8546 rules/marlborough/rules.yaml:1869:23\n8547 rules/marlborough/rules.yaml:1870:23\n8551 rules/marlborough/rules.yaml:1872:19\n8552 rules/marlborough/rules.yaml:1873:19\n8575 rules/marlborough/rules.yaml:1926:7\n8576 rules/marlborough/rules.yaml:1927:7\n8590 rules/marlborough/rules.yaml:1928:11\n8591 rules/marlborough/rules.yaml:1929:11\n8614 rules/marlborough/rules.yaml:1930:11\n8615 rules/marlborough/rules.yaml:1931:11\n8624 rules/marlborough/rules.yaml:1932:15\n8653 rules/marlborough/rules.yaml:1933:15\n8654 rules/marlborough/rules.yaml:1934:19\n8660 rules/marlborough/rules.yaml:1936:19\n8661 rules/marlborough/rules.yaml:1937:19\n8669 rules/marlborough/rules.yaml:1938:23\n8679 rules/marlborough/rules.yaml:1939:19\n8684 rules/marlborough/rules.yaml:1940:23\n8689 rules/marlborough/rules.yaml:1942:23\n8718 rules/marlborough/rules.yaml:1803:7\n8725 rules/marlborough/rules.yaml:1804:7\n8733 rules/marlborough/rules.yaml:1805:7\n8734 rules/marlborough/rules.yaml:1806:11\n8735 rules/marlborough/rules.yaml:1807:11\n8740 rules/marlborough/rules.yaml:1809:11\n8746 rules/marlborough/rules.yaml:1810:11\n8751 rules/marlborough/rules.yaml:1811:11\n8752 rules/marlborough/rules.yaml:1812:11\n8762 rules/marlborough/rules.yaml:1813:15\n8773 rules/marlborough/rules.yaml:1815:15\n8781 rules/marlborough/rules.yaml:1816:11\n8783 rules/marlborough/rules.yaml:1817:11\n8806 rules/marlborough/rules.yaml:835:7\n8809 rules/marlborough/rules.yaml:836:7\n8817 rules/marlborough/rules.yaml:837:11\n8829 rules/marlborough/rules.yaml:838:11\n8830 rules/marlborough/rules.yaml:839:15\n8833 rules/marlborough/rules.yaml:840:11\n8834 rules/marlborough/rules.yaml:841:11\n8837 rules/marlborough/rules.yaml:842:7\n8838 rules/marlborough/rules.yaml:843:7\n8851 rules/marlborough/rules.yaml:844:11\n8854 rules/marlborough/rules.yaml:847:15\n8855 rules/marlborough/rules.yaml:848:15\n8861 rules/marlborough/rules.yaml:845:15\n8868 rules/marlborough/rules.yaml:849:11\n8890 rules/marlborough/rules.yaml:2424:7\n8891 rules/marlborough/rules.yaml:2425:7\n8902 rules/marlborough/rules.yaml:2426:11\n8921 rules/marlborough/rules.yaml:2427:11\n8939 rules/marlborough/rules.yaml:2428:11\n8940 rules/marlborough/rules.yaml:2429:15\n8949 rules/marlborough/rules.yaml:2431:15\n8957 rules/marlborough/rules.yaml:2432:15\n8958 rules/marlborough/rules.yaml:2433:19\n8960 rules/marlborough/rules.yaml:2435:19\n8963 rules/marlborough/rules.yaml:2436:19\n8964 rules/marlborough/rules.yaml:2437:19\n8965 rules/marlborough/rules.yaml:2438:19\n8966 rules/marlborough/rules.yaml:2439:19\n8967 rules/marlborough/rules.yaml:2440:23\n8971 rules/marlborough/rules.yaml:2441:7\n8986 rules/marlborough/rules.yaml:1825:7\n8987 rules/marlborough/rules.yaml:1826:7\n8998 rules/marlborough/rules.yaml:1827:7\n8999 rules/marlborough/rules.yaml:1829:15\n9000 rules/marlborough/rules.yaml:1830:19\n9008 rules/marlborough/rules.yaml:1831:23\n9011 rules/marlborough/rules.yaml:1833:15\n9014 rules/marlborough/rules.yaml:1835:15\n9016 rules/marlborough/rules.yaml:1836:7\n9035 rules/marlborough/rules.yaml:1055:7\n9036 rules/marlborough/rules.yaml:1056:11\n9037 rules/marlborough/rules.yaml:1057:7\n9038 rules/marlborough/rules.yaml:1058:7\n9043 rules/marlborough/rules.yaml:1070:15\n9046 rules/marlborough/rules.yaml:1060:15\n9047 rules/marlborough/rules.yaml:1061:15\n9048 rules/marlborough/rules.yaml:1062:15\n9055 rules/marlborough/rules.yaml:1063:15\n9058 rules/marlborough/rules.yaml:1065:15\n9059 rules/marlborough/rules.yaml:1066:15\n9060 rules/marlborough/rules.yaml:1067:15\n9067 rules/marlborough/rules.yaml:1068:15\n9085 rules/marlborough/rules.yaml:1567:7\n9110 rules/marlborough/rules.yaml:1568:11\n9115 rules/marlborough/rules.yaml:1569:11\n9129 rules/marlborough/rules.yaml:1570:15\n9130 rules/marlborough/rules.yaml:1571:15\n9161 rules/marlborough/rules.yaml:1081:7\n9162 rules/marlborough/rules.yaml:1082:7\n9176 rules/marlborough/rules.yaml:1083:7\n9177 rules/marlborough/rules.yaml:1084:11\n9178 rules/marlborough/rules.yaml:1085:15\n9179 rules/marlborough/rules.yaml:1086:7\n9180 rules/marlborough/rules.yaml:1087:7\n9189 rules/marlborough/rules.yaml:1088:7\n9194 rules/marlborough/rules.yaml:1089:11\n9195 rules/marlborough/rules.yaml:1090:11\n9196 rules/marlborough/rules.yaml:1091:11\n9208 rules/marlborough/rules.yaml:1092:11\n9217 rules/marlborough/rules.yaml:1093:11\n9218 rules/marlborough/rules.yaml:1094:15\n9219 rules/marlborough/rules.yaml:1095:19\n9227 rules/marlborough/rules.yaml:1097:15\n9240 rules/marlborough/rules.yaml:1098:15\n9241 rules/marlborough/rules.yaml:1099:19\n9243 rules/marlborough/rules.yaml:1100:15\n9246 rules/marlborough/rules.yaml:1101:7\n9247 rules/marlborough/rules.yaml:1102:7\n9288 rules/marlborough/rules.yaml:2284:7\n9289 rules/marlborough/rules.yaml:2285:7\n9299 rules/marlborough/rules.yaml:2286:7\n9304 rules/marlborough/rules.yaml:2287:7\n9328 rules/marlborough/rules.yaml:2288:7\n9329 rules/marlborough/rules.yaml:2289:11\n9330 rules/marlborough/rules.yaml:2290:7\n9347 rules/marlborough/rules.yaml:2291:7\n9348 rules/marlborough/rules.yaml:2292:11\n9349 rules/marlborough/rules.yaml:2293:7\n9360 rules/marlborough/rules.yaml:2294:11\n9374 rules/marlborough/rules.yaml:2295:11\n9375 rules/marlborough/rules.yaml:2296:11\n9376 rules/marlborough/rules.yaml:2297:11\n9377 rules/marlborough/rules.yaml:2298:15\n9378 rules/marlborough/rules.yaml:2299:19\n9384 rules/marlborough/rules.yaml:2301:15\n9385 rules/marlborough/rules.yaml:2302:15\n9386 rules/marlborough/rules.yaml:2303:19\n9398 rules/marlborough/rules.yaml:2305:19\n9424 rules/marlborough/rules.yaml:2306:19\n9428 rules/marlborough/rules.yaml:2307:7\n9439 rules/marlborough/rules.yaml:2308:11\n9440 rules/marlborough/rules.yaml:2309:11\n9441 rules/marlborough/rules.yaml:2310:11\n9442 rules/marlborough/rules.yaml:2311:11\n9451 rules/marlborough/rules.yaml:2312:11\n9452 rules/marlborough/rules.yaml:2313:11\n9455 rules/marlborough/rules.yaml:2314:11\n9461 rules/marlborough/rules.yaml:2315:15\n9473 rules/marlborough/rules.yaml:2316:19\n9490 rules/marlborough/rules.yaml:2317:19\n9510 rules/marlborough/rules.yaml:2318:23\n9547 rules/marlborough/rules.yaml:2319:23\n9548 rules/marlborough/rules.yaml:2320:23\n9552 rules/marlborough/rules.yaml:2321:7\n9553 rules/marlborough/rules.yaml:2322:11\n9575 rules/marlborough/rules.yaml:1501:7\n9576 rules/marlborough/rules.yaml:1502:7\n9592 rules/marlborough/rules.yaml:1503:7\n9603 rules/marlborough/rules.yaml:1504:11\n9630 rules/marlborough/rules.yaml:1505:15\n9643 rules/marlborough/rules.yaml:1506:15\n9649 rules/marlborough/rules.yaml:1507:19\n9650 rules/marlborough/rules.yaml:1508:19\n9653 rules/marlborough/rules.yaml:1518:23\n9657 rules/marlborough/rules.yaml:1509:23\n9658 rules/marlborough/rules.yaml:1510:23\n9694 rules/marlborough/rules.yaml:1511:23\n9695 rules/marlborough/rules.yaml:1512:27\n9697 rules/marlborough/rules.yaml:1513:23\n9709 rules/marlborough/rules.yaml:1514:23\n9710 rules/marlborough/rules.yaml:1515:27\n9711 rules/marlborough/rules.yaml:1516:31\n9740 rules/marlborough/rules.yaml:2479:3\n9745 rules/marlborough/rules.yaml:2479:3\n9747 rules/marlborough/rules.yaml:2479:3\n9748 rules/marlborough/rules.yaml:2479:3\n9749 rules/marlborough/rules.yaml:2479:3\n9750 rules/marlborough/rules.yaml:2479:3\n9751 rules/marlborough/rules.yaml:2479:3\n9752 rules/marlborough/rules.yaml:2479:3\n9765 rules/marlborough/rules.yaml:2479:3\n9766 rules/marlborough/rules.yaml:2479:3\n9778 rules/marlborough/rules.yaml:2479:3\n9784 rules/marlborough/rules.yaml:2479:3\n9789 rules/marlborough/rules.yaml:2479:3\n9790 rules/marlborough/rules.yaml:2479:3\n9812 rules/marlborough/rules.yaml:2479:3\n9852 rules/marlborough/rules.yaml:2479:3\n9853 rules/marlborough/rules.yaml:2479:3\n9855 rules/marlborough/rules.yaml:2479:3\n9856 rules/marlborough/rules.yaml:2479:3\n9860 rules/marlborough/rules.yaml:2479:3\n9878 rules/marlborough/rules.yaml:2130:7\n9883 rules/marlborough/rules.yaml:2131:7\n9891 rules/marlborough/rules.yaml:2132:11\n9897 rules/marlborough/rules.yaml:2133:11\n9898 rules/marlborough/rules.yaml:2134:15\n9899 rules/marlborough/rules.yaml:2135:15\n9901 rules/marlborough/rules.yaml:2137:15\n9925 rules/marlborough/rules.yaml:1109:7\n9926 rules/marlborough/rules.yaml:1110:7\n9929 rules/marlborough/rules.yaml:1114:11\n9937 rules/marlborough/rules.yaml:1111:11\n9943 rules/marlborough/rules.yaml:1112:11\n9959 rules/marlborough/rules.yaml:1718:7\n9960 rules/marlborough/rules.yaml:1719:7\n9961 rules/marlborough/rules.yaml:1720:7\n9966 rules/marlborough/rules.yaml:1721:11\n9983 rules/marlborough/rules.yaml:1774:7\n9984 rules/marlborough/rules.yaml:1775:7\n9985 rules/marlborough/rules.yaml:1776:7\n9986 rules/marlborough/rules.yaml:1777:7\n10022 rules/marlborough/rules.yaml:1585:7\n10047 rules/marlborough/rules.yaml:1586:11\n10048 rules/marlborough/rules.yaml:1587:11\n10049 rules/marlborough/rules.yaml:1588:11\n10050 rules/marlborough/rules.yaml:1589:15\n10059 rules/marlborough/rules.yaml:1591:15\n10072 rules/marlborough/rules.yaml:1592:15\n10074 rules/marlborough/rules.yaml:1593:15\n10078 rules/marlborough/rules.yaml:1594:7\n10085 rules/marlborough/rules.yaml:1595:7\n10086 rules/marlborough/rules.yaml:1596:7\n10091 rules/marlborough/rules.yaml:1597:7\n10099 rules/marlborough/rules.yaml:1598:11\n10112 rules/marlborough/rules.yaml:1599:11\n10117 rules/marlborough/rules.yaml:1600:15\n10120 rules/marlborough/rules.yaml:1601:15\n10127 rules/marlborough/rules.yaml:1602:15\n10128 rules/marlborough/rules.yaml:1603:15\n10131 rules/marlborough/rules.yaml:1604:7\n10132 rules/marlborough/rules.yaml:1605:7\n10143 rules/marlborough/rules.yaml:1606:11\n10146 rules/marlborough/rules.yaml:1607:11\n10201 rules/marlborough/rules.yaml:1608:11\n10202 rules/marlborough/rules.yaml:1609:15\n10211 rules/marlborough/rules.yaml:1611:15\n10217 rules/marlborough/rules.yaml:1612:15\n10218 rules/marlborough/rules.yaml:1613:19\n10220 rules/marlborough/rules.yaml:1615:19\n10223 rules/marlborough/rules.yaml:1616:19\n10224 rules/marlborough/rules.yaml:1617:19\n10228 rules/marlborough/rules.yaml:1618:7\n10229 rules/marlborough/rules.yaml:1619:7\n10240 rules/marlborough/rules.yaml:1620:11\n10268 rules/marlborough/rules.yaml:1621:11\n10269 rules/marlborough/rules.yaml:1622:15\n10278 rules/marlborough/rules.yaml:1624:15\n10286 rules/marlborough/rules.yaml:1625:15\n10287 rules/marlborough/rules.yaml:1626:19\n10293 rules/marlborough/rules.yaml:1628:19\n10298 rules/marlborough/rules.yaml:1629:19\n10301 rules/marlborough/rules.yaml:1630:19\n10302 rules/marlborough/rules.yaml:1631:19\n10306 rules/marlborough/rules.yaml:1632:23\n10308 rules/marlborough/rules.yaml:1633:23\n10317 rules/marlborough/rules.yaml:1635:23\n10330 rules/marlborough/rules.yaml:1636:23\n10332 rules/marlborough/rules.yaml:1637:23\n10398 rules/marlborough/rules.yaml:1528:7\n10419 rules/marlborough/rules.yaml:1529:7\n10424 rules/marlborough/rules.yaml:1530:11\n10425 rules/marlborough/rules.yaml:1531:7\n10426 rules/marlborough/rules.yaml:1532:7\n10447 rules/marlborough/rules.yaml:1533:7\n10448 rules/marlborough/rules.yaml:1534:11\n10449 rules/marlborough/rules.yaml:1535:11\n10450 rules/marlborough/rules.yaml:1536:15\n10451 rules/marlborough/rules.yaml:1537:11\n10452 rules/marlborough/rules.yaml:1538:7\n10465 rules/marlborough/rules.yaml:1539:7\n10466 rules/marlborough/rules.yaml:1540:11\n10468 rules/marlborough/rules.yaml:1541:7\n10494 rules/marlborough/rules.yaml:2517:1\n10495 rules/marlborough/rules.yaml:2517:1\n10496 rules/marlborough/rules.yaml:2517:1\n10507 rules/marlborough/rules.yaml:2517:1\n10508 rules/marlborough/rules.yaml:2517:1\n10520 rules/marlborough/rules.yaml:2517:1\n10539 rules/marlborough/rules.yaml:2517:1\n10573 rules/marlborough/rules.yaml:2517:1\n10574 rules/marlborough/rules.yaml:2517:1\n10580 rules/marlborough/rules.yaml:2517:1\n10581 rules/marlborough/rules.yaml:2517:1\n10582 rules/marlborough/rules.yaml:2517:1\n10583 rules/marlborough/rules.yaml:2517:1\n10584 rules/marlborough/rules.yaml:2517:1\n10585 rules/marlborough/rules.yaml:2517:1\n10596 rules/marlborough/rules.yaml:2517:1\n10619 rules/marlborough/rules.yaml:2517:1\n10662 rules/marlborough/rules.yaml:2517:1\n10663 rules/marlborough/rules.yaml:2517:1\n10664 rules/marlborough/rules.yaml:2517:1\n10668 rules/marlborough/rules.yaml:2517:1\n10669 rules/marlborough/rules.yaml:2517:1\n10670 rules/marlborough/rules.yaml:2517:1\n10671 rules/marlborough/rules.yaml:2517:1\n10697 rules/marlborough/rules.yaml:1784:7\n10703 rules/marlborough/rules.yaml:1785:7\n10724 rules/marlborough/rules.yaml:1786:7\n10725 rules/marlborough/rules.yaml:1787:11\n10726 rules/marlborough/rules.yaml:1788:11\n10732 rules/marlborough/rules.yaml:1789:15\n10733 rules/marlborough/rules.yaml:1790:7\n10760 rules/marlborough/rules.yaml:1791:11\n10785 rules/marlborough/rules.yaml:1792:7\n10806 rules/marlborough/rules.yaml:1793:11\n10842 rules/marlborough/rules.yaml:2115:7\n10861 rules/marlborough/rules.yaml:2116:7\n10862 rules/marlborough/rules.yaml:2117:11\n10863 rules/marlborough/rules.yaml:2118:11\n10864 rules/marlborough/rules.yaml:2119:7\n10875 rules/marlborough/rules.yaml:2120:7\n10893 rules/marlborough/rules.yaml:2121:7\n10895 rules/marlborough/rules.yaml:2122:7\n10935 rules/marlborough/rules.yaml:1408:7\n10936 rules/marlborough/rules.yaml:1409:11\n10937 rules/marlborough/rules.yaml:1410:7\n10938 rules/marlborough/rules.yaml:1411:7\n10939 rules/marlborough/rules.yaml:1412:7\n10950 rules/marlborough/rules.yaml:1413:11\n10955 rules/marlborough/rules.yaml:1414:15\n10959 rules/marlborough/rules.yaml:1416:15\n10966 rules/marlborough/rules.yaml:1417:11\n10971 rules/marlborough/rules.yaml:1418:15\n10978 rules/marlborough/rules.yaml:1419:11\n10979 rules/marlborough/rules.yaml:1420:15\n10981 rules/marlborough/rules.yaml:1422:15\n10982 rules/marlborough/rules.yaml:1423:11\n10997 rules/marlborough/rules.yaml:2452:7\n10999 rules/marlborough/rules.yaml:2453:7\n11010 rules/marlborough/rules.yaml:2454:7\n11014 rules/marlborough/rules.yaml:2455:7\n11035 rules/marlborough/rules.yaml:2168:7\n11036 rules/marlborough/rules.yaml:2169:7\n11037 rules/marlborough/rules.yaml:2170:11\n11038 rules/marlborough/rules.yaml:2171:7\n11055 rules/marlborough/rules.yaml:2172:7\n11059 rules/marlborough/rules.yaml:2173:7\n11060 rules/marlborough/rules.yaml:2174:7\n11067 rules/marlborough/rules.yaml:2175:11\n11068 rules/marlborough/rules.yaml:2176:7\n11079 rules/marlborough/rules.yaml:2177:7\n11080 rules/marlborough/rules.yaml:2178:11\n11081 rules/marlborough/rules.yaml:2179:7\n11082 rules/marlborough/rules.yaml:2180:7\n11083 rules/marlborough/rules.yaml:2181:7\n11084 rules/marlborough/rules.yaml:2182:7\n11085 rules/marlborough/rules.yaml:2183:7\n11086 rules/marlborough/rules.yaml:2185:15\n11097 rules/marlborough/rules.yaml:2187:15\n11101 rules/marlborough/rules.yaml:2189:15\n11105 rules/marlborough/rules.yaml:2191:15\n11112 rules/marlborough/rules.yaml:2192:15\n11116 rules/marlborough/rules.yaml:2194:15\n11123 rules/marlborough/rules.yaml:2195:15\n11132 rules/marlborough/rules.yaml:2196:15\n11140 rules/marlborough/rules.yaml:2197:19\n11146 rules/marlborough/rules.yaml:2198:19\n11149 rules/marlborough/rules.yaml:2199:15\n11237 rules/marlborough/rules.yaml:2147:7\n11238 rules/marlborough/rules.yaml:2148:7\n11239 rules/marlborough/rules.yaml:2149:7\n11240 rules/marlborough/rules.yaml:2150:11\n11241 rules/marlborough/rules.yaml:2151:11\n11242 rules/marlborough/rules.yaml:2152:7\n11245 rules/marlborough/rules.yaml:2153:7\n11246 rules/marlborough/rules.yaml:2154:7\n11249 rules/marlborough/rules.yaml:2155:7\n11250 rules/marlborough/rules.yaml:2156:7\n11257 rules/marlborough/rules.yaml:2157:7\n11258 rules/marlborough/rules.yaml:2158:11\n11275 rules/marlborough/rules.yaml:2255:7\n11276 rules/marlborough/rules.yaml:2256:7\n11287 rules/marlborough/rules.yaml:2257:11\n11297 rules/marlborough/rules.yaml:2258:11\n11302 rules/marlborough/rules.yaml:2259:11\n11303 rules/marlborough/rules.yaml:2260:15\n11312 rules/marlborough/rules.yaml:2262:15\n11318 rules/marlborough/rules.yaml:2263:15\n11319 rules/marlborough/rules.yaml:2264:19\n11321 rules/marlborough/rules.yaml:2266:19\n11324 rules/marlborough/rules.yaml:2267:19\n11325 rules/marlborough/rules.yaml:2268:19\n11348 rules/marlborough/rules.yaml:1681:7\n11349 rules/marlborough/rules.yaml:1682:7\n11350 rules/marlborough/rules.yaml:1683:7\n11351 rules/marlborough/rules.yaml:1684:7\n11362 rules/marlborough/rules.yaml:1685:11\n11372 rules/marlborough/rules.yaml:1686:11\n11373 rules/marlborough/rules.yaml:1687:11\n11374 rules/marlborough/rules.yaml:1688:11\n11375 rules/marlborough/rules.yaml:1689:15\n11386 rules/marlborough/rules.yaml:1691:15\n11399 rules/marlborough/rules.yaml:1692:15\n11406 rules/marlborough/rules.yaml:1694:15\n11419 rules/marlborough/rules.yaml:1695:15\n11420 rules/marlborough/rules.yaml:1696:19\n11422 rules/marlborough/rules.yaml:1698:19\n11426 rules/marlborough/rules.yaml:1699:7\n11429 rules/marlborough/rules.yaml:1700:7\n11454 rules/marlborough/rules.yaml:2027:7\n11455 rules/marlborough/rules.yaml:2028:7\n11456 rules/marlborough/rules.yaml:2029:7\n11457 rules/marlborough/rules.yaml:2030:7\n11458 rules/marlborough/rules.yaml:2031:7\n11459 rules/marlborough/rules.yaml:2032:7\n11460 rules/marlborough/rules.yaml:2034:15\n11461 rules/marlborough/rules.yaml:2035:19\n11463 rules/marlborough/rules.yaml:2037:19\n11468 rules/marlborough/rules.yaml:2044:15\n11469 rules/marlborough/rules.yaml:2045:15\n11476 rules/marlborough/rules.yaml:2053:15\n11479 rules/marlborough/rules.yaml:2039:15\n11482 rules/marlborough/rules.yaml:2042:19\n11485 rules/marlborough/rules.yaml:2040:19\n11489 rules/marlborough/rules.yaml:2047:15\n11490 rules/marlborough/rules.yaml:2048:15\n11494 rules/marlborough/rules.yaml:2050:15\n11495 rules/marlborough/rules.yaml:2051:15\n11525 rules/marlborough/rules.yaml:2382:7\n11526 rules/marlborough/rules.yaml:2383:7\n11527 rules/marlborough/rules.yaml:2384:7\n11545 rules/marlborough/rules.yaml:2385:7\n11546 rules/marlborough/rules.yaml:2386:11\n11549 rules/marlborough/rules.yaml:2387:7\n11550 rules/marlborough/rules.yaml:2388:7\n11551 rules/marlborough/rules.yaml:2389:7\n11560 rules/marlborough/rules.yaml:2390:7\n11561 rules/marlborough/rules.yaml:2391:7\n11562 rules/marlborough/rules.yaml:2392:7\n11563 rules/marlborough/rules.yaml:2393:11\n11564 rules/marlborough/rules.yaml:2394:11\n11565 rules/marlborough/rules.yaml:2395:7\n11566 rules/marlborough/rules.yaml:2396:11\n11567 rules/marlborough/rules.yaml:2397:7\n11568 rules/marlborough/rules.yaml:2398:7\n11586 rules/marlborough/rules.yaml:2399:7\n11587 rules/marlborough/rules.yaml:2400:11\n11588 rules/marlborough/rules.yaml:2401:15\n11590 rules/marlborough/rules.yaml:2402:11\n11591 rules/marlborough/rules.yaml:2403:7\n11604 rules/marlborough/rules.yaml:2404:7\n11605 rules/marlborough/rules.yaml:2405:11\n11606 rules/marlborough/rules.yaml:2406:7\n11619 rules/marlborough/rules.yaml:2407:7\n11624 rules/marlborough/rules.yaml:2408:11\n11625 rules/marlborough/rules.yaml:2409:11\n11650 rules/marlborough/rules.yaml:2410:11\n11651 rules/marlborough/rules.yaml:2411:11\n11671 rules/marlborough/rules.yaml:2362:7\n11672 rules/marlborough/rules.yaml:2363:7\n11680 rules/marlborough/rules.yaml:2364:11\n11686 rules/marlborough/rules.yaml:2365:11\n11691 rules/marlborough/rules.yaml:2366:15\n11697 rules/marlborough/rules.yaml:2367:15\n11699 rules/marlborough/rules.yaml:2368:7\n11730 rules/marlborough/rules.yaml:2336:7\n11738 rules/marlborough/rules.yaml:2337:7\n11739 rules/marlborough/rules.yaml:2338:11\n11740 rules/marlborough/rules.yaml:2339:11\n11741 rules/marlborough/rules.yaml:2340:7\n11742 rules/marlborough/rules.yaml:2341:7\n11745 rules/marlborough/rules.yaml:2342:7\n11746 rules/marlborough/rules.yaml:2343:7\n11747 rules/marlborough/rules.yaml:2344:11\n11748 rules/marlborough/rules.yaml:2345:7\n11749 rules/marlborough/rules.yaml:2346:7\n11766 rules/marlborough/rules.yaml:2347:11\n11767 rules/marlborough/rules.yaml:2348:11\n11776 rules/marlborough/rules.yaml:2349:15\n11789 rules/marlborough/rules.yaml:2350:15\n11790 rules/marlborough/rules.yaml:2351:15\n11792 rules/marlborough/rules.yaml:2352:15\n11812 rules/marlborough/rules.yaml:2212:7\n11823 rules/marlborough/rules.yaml:2213:11\n11824 rules/marlborough/rules.yaml:2214:11\n11845 rules/marlborough/rules.yaml:2215:15\n11853 rules/marlborough/rules.yaml:2216:15\n11854 rules/marlborough/rules.yaml:2217:19\n11857 rules/marlborough/rules.yaml:2218:19\n11858 rules/marlborough/rules.yaml:2219:19\n11883 rules/marlborough/rules.yaml:976:7\n11892 rules/marlborough/rules.yaml:977:7\n11893 rules/marlborough/rules.yaml:978:11\n11894 rules/marlborough/rules.yaml:979:7\n11897 rules/marlborough/rules.yaml:980:11\n11898 rules/marlborough/rules.yaml:981:11\n11899 rules/marlborough/rules.yaml:982:7\n11900 rules/marlborough/rules.yaml:983:11\n11901 rules/marlborough/rules.yaml:984:15\n11902 rules/marlborough/rules.yaml:985:7\n11909 rules/marlborough/rules.yaml:986:7\n11918 rules/marlborough/rules.yaml:987:7\n11919 rules/marlborough/rules.yaml:988:11\n11920 rules/marlborough/rules.yaml:989:7\n11921 rules/marlborough/rules.yaml:990:7\n11922 rules/marlborough/rules.yaml:991:7\n11923 rules/marlborough/rules.yaml:992:7\n11941 rules/marlborough/rules.yaml:993:7\n11944 rules/marlborough/rules.yaml:994:11\n11949 rules/marlborough/rules.yaml:995:7\n11950 rules/marlborough/rules.yaml:996:11\n11951 rules/marlborough/rules.yaml:997:11\n11952 rules/marlborough/rules.yaml:998:15\n11953 rules/marlborough/rules.yaml:999:11\n11954 rules/marlborough/rules.yaml:1000:7\n11967 rules/marlborough/rules.yaml:1001:7\n11968 rules/marlborough/rules.yaml:1002:11\n11970 rules/marlborough/rules.yaml:1003:7\n11993 rules/marlborough/rules.yaml:2498:3\n11998 rules/marlborough/rules.yaml:2498:3\n12000 rules/marlborough/rules.yaml:2498:3\n12001 rules/marlborough/rules.yaml:2498:3\n12002 rules/marlborough/rules.yaml:2498:3\n12003 rules/marlborough/rules.yaml:2498:3\n12004 rules/marlborough/rules.yaml:2498:3\n12005 rules/marlborough/rules.yaml:2498:3\n12018 rules/marlborough/rules.yaml:2498:3\n12019 rules/marlborough/rules.yaml:2498:3\n12031 rules/marlborough/rules.yaml:2498:3\n12037 rules/marlborough/rules.yaml:2498:3\n12040 rules/marlborough/rules.yaml:2498:3\n12041 rules/marlborough/rules.yaml:2498:3\n12062 rules/marlborough/rules.yaml:2498:3\n12100 rules/marlborough/rules.yaml:2498:3\n12101 rules/marlborough/rules.yaml:2498:3\n12103 rules/marlborough/rules.yaml:2498:3\n12104 rules/marlborough/rules.yaml:2498:3\n12108 rules/marlborough/rules.yaml:2498:3\n12147 rules/marlborough/rules.yaml:1441:7\n12153 rules/marlborough/rules.yaml:1442:7\n12167 rules/marlborough/rules.yaml:1443:7\n12178 rules/marlborough/rules.yaml:1444:7\n12182 rules/marlborough/rules.yaml:1445:11\n12183 rules/marlborough/rules.yaml:1446:11\n12184 rules/marlborough/rules.yaml:1447:7\n12185 rules/marlborough/rules.yaml:1448:7\n12241 rules/marlborough/rules.yaml:1449:7\n12242 rules/marlborough/rules.yaml:1450:11\n12243 rules/marlborough/rules.yaml:1451:7\n12247 rules/marlborough/rules.yaml:1452:11\n12248 rules/marlborough/rules.yaml:1453:7\n12249 rules/marlborough/rules.yaml:1454:11\n12250 rules/marlborough/rules.yaml:1455:7\n12251 rules/marlborough/rules.yaml:1456:11\n12252 rules/marlborough/rules.yaml:1457:15\n12254 rules/marlborough/rules.yaml:1458:11\n12256 rules/marlborough/rules.yaml:1460:11\n12257 rules/marlborough/rules.yaml:1461:7\n12258 rules/marlborough/rules.yaml:1462:11\n12261 rules/marlborough/rules.yaml:1463:15\n12262 rules/marlborough/rules.yaml:1464:19\n12263 rules/marlborough/rules.yaml:1465:15\n12265 rules/marlborough/rules.yaml:1467:15\n12266 rules/marlborough/rules.yaml:1468:7\n12271 rules/marlborough/rules.yaml:1469:11\n12272 rules/marlborough/rules.yaml:1470:11\n12273 rules/marlborough/rules.yaml:1471:11\n12278 rules/marlborough/rules.yaml:1472:15\n12279 rules/marlborough/rules.yaml:1473:15\n12287 rules/marlborough/rules.yaml:1474:19\n12299 rules/marlborough/rules.yaml:1475:19\n12302 rules/marlborough/rules.yaml:1476:7\n12307 rules/marlborough/rules.yaml:1477:11\n12314 rules/marlborough/rules.yaml:1478:7\n12330 rules/marlborough/rules.yaml:1479:7\n12335 rules/marlborough/rules.yaml:1480:11\n12336 rules/marlborough/rules.yaml:1481:7\n12337 rules/marlborough/rules.yaml:1482:7\n12338 rules/marlborough/rules.yaml:1483:11\n12339 rules/marlborough/rules.yaml:1484:7\n12356 rules/marlborough/rules.yaml:1485:7\n12361 rules/marlborough/rules.yaml:1486:11\n12362 rules/marlborough/rules.yaml:1487:11\n12363 rules/marlborough/rules.yaml:1488:15\n12382 rules/marlborough/rules.yaml:1489:11\n12388 rules/marlborough/rules.yaml:1490:11\n12425 rules/marlborough/rules.yaml:1321:7\n12450 rules/marlborough/rules.yaml:1322:7\n12451 rules/marlborough/rules.yaml:1323:7\n12452 rules/marlborough/rules.yaml:1324:11\n12480 rules/marlborough/rules.yaml:1325:7\n12497 rules/marlborough/rules.yaml:1326:7\n12498 rules/marlborough/rules.yaml:1327:11\n12499 rules/marlborough/rules.yaml:1328:11\n12500 rules/marlborough/rules.yaml:1329:11\n12501 rules/marlborough/rules.yaml:1330:7\n12502 rules/marlborough/rules.yaml:1331:7\n12503 rules/marlborough/rules.yaml:1332:7\n12504 rules/marlborough/rules.yaml:1333:7\n12524 rules/marlborough/rules.yaml:1334:7\n12546 rules/marlborough/rules.yaml:1335:7\n12547 rules/marlborough/rules.yaml:1336:11\n12548 rules/marlborough/rules.yaml:1337:11\n12549 rules/marlborough/rules.yaml:1338:7\n12558 rules/marlborough/rules.yaml:1339:11\n12564 rules/marlborough/rules.yaml:1340:11\n12566 rules/marlborough/rules.yaml:1341:7\n12577 rules/marlborough/rules.yaml:1342:7\n12578 rules/marlborough/rules.yaml:1343:7\n12583 rules/marlborough/rules.yaml:1344:11\n12584 rules/marlborough/rules.yaml:1345:11\n12594 rules/marlborough/rules.yaml:1346:15\n12624 rules/marlborough/rules.yaml:1347:11\n12625 rules/marlborough/rules.yaml:1348:15\n12626 rules/marlborough/rules.yaml:1349:15\n12628 rules/marlborough/rules.yaml:1351:15\n12629 rules/marlborough/rules.yaml:1352:15\n12632 rules/marlborough/rules.yaml:1353:7\n12633 rules/marlborough/rules.yaml:1354:7\n12641 rules/marlborough/rules.yaml:1355:11\n12656 rules/marlborough/rules.yaml:1356:7\n12657 rules/marlborough/rules.yaml:1357:11\n12658 rules/marlborough/rules.yaml:1358:7\n12659 rules/marlborough/rules.yaml:1359:7\n12660 rules/marlborough/rules.yaml:1360:11\n12661 rules/marlborough/rules.yaml:1361:15\n12663 rules/marlborough/rules.yaml:1362:15\n12664 rules/marlborough/rules.yaml:1363:11\n12666 rules/marlborough/rules.yaml:1365:11\n12667 rules/marlborough/rules.yaml:1366:7\n12672 rules/marlborough/rules.yaml:1367:11\n12673 rules/marlborough/rules.yaml:1368:11\n12674 rules/marlborough/rules.yaml:1369:11\n12679 rules/marlborough/rules.yaml:1370:15\n12680 rules/marlborough/rules.yaml:1371:15\n12688 rules/marlborough/rules.yaml:1372:19\n12700 rules/marlborough/rules.yaml:1373:19\n12703 rules/marlborough/rules.yaml:1374:7\n12713 rules/marlborough/rules.yaml:1375:7\n12714 rules/marlborough/rules.yaml:1376:11\n12715 rules/marlborough/rules.yaml:1377:7\n12716 rules/marlborough/rules.yaml:1378:7\n12717 rules/marlborough/rules.yaml:1379:11\n12718 rules/marlborough/rules.yaml:1380:7\n12735 rules/marlborough/rules.yaml:1381:7\n12740 rules/marlborough/rules.yaml:1382:11\n12741 rules/marlborough/rules.yaml:1383:11\n12749 rules/marlborough/rules.yaml:1384:15\n12762 rules/marlborough/rules.yaml:1385:15\n12763 rules/marlborough/rules.yaml:1386:15\n12764 rules/marlborough/rules.yaml:1387:19\n12765 rules/marlborough/rules.yaml:1388:19\n12768 rules/marlborough/rules.yaml:1389:11\n12777 rules/marlborough/rules.yaml:1390:11\n12778 rules/marlborough/rules.yaml:1391:15\n12781 rules/marlborough/rules.yaml:1392:11\n12782 rules/marlborough/rules.yaml:1393:15\n12783 rules/marlborough/rules.yaml:1394:11\n12784 rules/marlborough/rules.yaml:1395:11\n12791 rules/marlborough/rules.yaml:1396:11\n12792 rules/marlborough/rules.yaml:1397:11\n12793 rules/marlborough/rules.yaml:1398:15\n12794 rules/marlborough/rules.yaml:1399:11\n12842 rules/marlborough/rules.yaml:1981:7\n12858 rules/marlborough/rules.yaml:1982:11\n12859 rules/marlborough/rules.yaml:1983:11\n12860 rules/marlborough/rules.yaml:1984:11\n12872 rules/marlborough/rules.yaml:1985:15\n12877 rules/marlborough/rules.yaml:1987:15\n12900 rules/marlborough/flow.yaml:11:7\n12914 rules/marlborough/flow.yaml:12:11\n12946 rules/marlborough/rules.yaml:941:7\n12947 rules/marlborough/rules.yaml:942:7\n12948 rules/marlborough/rules.yaml:943:7\n12958 rules/marlborough/rules.yaml:944:11\n12966 rules/marlborough/rules.yaml:945:11\n12967 rules/marlborough/rules.yaml:946:15\n12968 rules/marlborough/rules.yaml:947:15\n12971 rules/marlborough/rules.yaml:948:7\n12982 rules/marlborough/rules.yaml:949:11\n12983 rules/marlborough/rules.yaml:950:11\n13001 rules/marlborough/rules.yaml:951:11\n13002 rules/marlborough/rules.yaml:952:11\n13003 rules/marlborough/rules.yaml:953:11\n13007 rules/marlborough/rules.yaml:954:7\n13008 rules/marlborough/rules.yaml:955:11\n13021 rules/marlborough/rules.yaml:1549:7\n13022 rules/marlborough/rules.yaml:1550:7\n13027 rules/marlborough/rules.yaml:1551:11\n13034 rules/marlborough/rules.yaml:1552:11\n13037 rules/marlborough/rules.yaml:1553:7\n13040 rules/marlborough/rules.yaml:1554:7\n13041 rules/marlborough/rules.yaml:1555:7\n13042 rules/marlborough/rules.yaml:1556:11\n13044 rules/marlborough/rules.yaml:1558:11\n13068 rules/marlborough/rules.yaml:1999:7\n13069 rules/marlborough/rules.yaml:2000:7\n13080 rules/marlborough/rules.yaml:2001:11\n13081 rules/marlborough/rules.yaml:2002:11\n13100 rules/marlborough/rules.yaml:2003:15\n13101 rules/marlborough/rules.yaml:2004:15\n13117 rules/marlborough/rules.yaml:2005:15\n13143 rules/marlborough/rules.yaml:2006:15\n13144 rules/marlborough/rules.yaml:2007:15\n13153 rules/marlborough/rules.yaml:2008:19\n13180 rules/marlborough/rules.yaml:2009:19\n13181 rules/marlborough/rules.yaml:2010:23\n13184 rules/marlborough/rules.yaml:2011:23\n13185 rules/marlborough/rules.yaml:2012:23\n13186 rules/marlborough/rules.yaml:2013:19\n13187 rules/marlborough/rules.yaml:2014:23\n13188 rules/marlborough/rules.yaml:2015:23\n13189 rules/marlborough/rules.yaml:2016:23\n13217 rules/marlborough/rules.yaml:1647:7\n13221 rules/marlborough/rules.yaml:1648:7\n13235 rules/marlborough/rules.yaml:1649:11\n13242 rules/marlborough/rules.yaml:1650:11\n13247 rules/marlborough/rules.yaml:1651:7\n13261 rules/marlborough/rules.yaml:1652:11\n13275 rules/marlborough/flow.yaml:104:7\n13280 rules/marlborough/flow.yaml:105:11\n13299 rules/marlborough/flow.yaml:50:7\n13306 rules/marlborough/flow.yaml:51:11\n13320 rules/marlborough/flow.yaml:52:15\n13338 rules/marlborough/flow.yaml:67:7\n13345 rules/marlborough/flow.yaml:68:11\n13359 rules/marlborough/flow.yaml:69:15\n13373 rules/marlborough/flow.yaml:85:7\n13392 rules/marlborough/flow.yaml:61:7\n13399 rules/marlborough/flow.yaml:62:11\n13413 rules/marlborough/flow.yaml:63:15\n13431 rules/marlborough/flow.yaml:89:7\n13445 rules/marlborough/flow.yaml:90:11\n13459 rules/marlborough/flow.yaml:45:7\n13464 rules/marlborough/flow.yaml:46:11\n13483 rules/marlborough/flow.yaml:79:7\n13488 rules/marlborough/flow.yaml:80:11\n13502 rules/marlborough/flow.yaml:81:15\n13516 rules/marlborough/flow.yaml:56:7\n13521 rules/marlborough/flow.yaml:57:11\n13539 rules/marlborough/rules.yaml:1043:7\n13545 rules/marlborough/rules.yaml:1044:7\n13546 rules/marlborough/rules.yaml:1045:11\n13547 rules/marlborough/rules.yaml:1046:7\n13558 rules/marlborough/rules.yaml:1047:7\n13559 rules/marlborough/rules.yaml:1048:7\n13572 rules/marlborough/rules.yaml:2095:7\n13577 rules/marlborough/rules.yaml:2096:7\n13578 rules/marlborough/rules.yaml:2097:11\n13579 rules/marlborough/rules.yaml:2098:11\n13580 rules/marlborough/rules.yaml:2099:7\n13581 rules/marlborough/rules.yaml:2100:7\n13588 rules/marlborough/rules.yaml:2101:7"
+_ORIGINS = "1269 rules/marlborough/rules.yaml:482:7\n1284 rules/marlborough/rules.yaml:247:7\n1291 rules/marlborough/rules.yaml:248:7\n1300 rules/marlborough/rules.yaml:249:7\n1323 rules/marlborough/rules.yaml:137:7\n1324 rules/marlborough/rules.yaml:138:7\n1325 rules/marlborough/rules.yaml:139:11\n1326 rules/marlborough/rules.yaml:140:11\n1327 rules/marlborough/rules.yaml:141:15\n1328 rules/marlborough/rules.yaml:142:7\n1349 rules/marlborough/rules.yaml:351:7\n1364 rules/marlborough/rules.yaml:694:7\n1373 rules/marlborough/rules.yaml:695:7\n1378 rules/marlborough/rules.yaml:696:7\n1379 rules/marlborough/rules.yaml:697:7\n1380 rules/marlborough/rules.yaml:698:7\n1385 rules/marlborough/rules.yaml:699:11\n1386 rules/marlborough/rules.yaml:700:11\n1392 rules/marlborough/rules.yaml:701:11\n1393 rules/marlborough/rules.yaml:702:11\n1394 rules/marlborough/rules.yaml:703:11\n1395 rules/marlborough/rules.yaml:704:7\n1399 rules/marlborough/rules.yaml:2517:1\n1404 rules/marlborough/rules.yaml:2517:1\n1409 rules/marlborough/rules.yaml:2517:1\n1416 rules/marlborough/rules.yaml:2517:1\n1426 rules/marlborough/rules.yaml:2517:1\n1436 rules/marlborough/rules.yaml:2517:1\n1446 rules/marlborough/rules.yaml:2517:1\n1456 rules/marlborough/rules.yaml:2517:1\n1467 rules/marlborough/rules.yaml:2517:1\n1476 rules/marlborough/rules.yaml:2517:1\n1481 rules/marlborough/rules.yaml:2517:1\n1486 rules/marlborough/rules.yaml:224:7\n1487 rules/marlborough/rules.yaml:225:11\n1488 rules/marlborough/rules.yaml:226:7\n1489 rules/marlborough/rules.yaml:227:7\n1499 rules/marlborough/rules.yaml:228:7\n1500 rules/marlborough/rules.yaml:229:7\n1503 rules/marlborough/rules.yaml:230:7\n1504 rules/marlborough/rules.yaml:231:11\n1512 rules/marlborough/rules.yaml:232:11\n1513 rules/marlborough/rules.yaml:233:7\n1518 rules/marlborough/rules.yaml:234:7\n1535 rules/marlborough/rules.yaml:661:7\n1536 rules/marlborough/rules.yaml:662:7\n1541 rules/marlborough/rules.yaml:663:11\n1543 rules/marlborough/rules.yaml:665:11\n1544 rules/marlborough/rules.yaml:666:7\n1545 rules/marlborough/rules.yaml:667:7\n1554 rules/marlborough/rules.yaml:668:11\n1555 rules/marlborough/rules.yaml:669:7\n1560 rules/marlborough/rules.yaml:670:7\n1568 rules/marlborough/rules.yaml:671:11\n1569 rules/marlborough/rules.yaml:672:7\n1572 rules/marlborough/rules.yaml:673:11\n1578 rules/marlborough/rules.yaml:674:7\n1587 rules/marlborough/rules.yaml:675:11\n1588 rules/marlborough/rules.yaml:676:7\n1597 rules/marlborough/rules.yaml:677:11\n1598 rules/marlborough/rules.yaml:678:7\n1607 rules/marlborough/rules.yaml:679:11\n1608 rules/marlborough/rules.yaml:680:7\n1617 rules/marlborough/rules.yaml:681:11\n1618 rules/marlborough/rules.yaml:682:7\n1623 rules/marlborough/rules.yaml:643:7\n1636 rules/marlborough/rules.yaml:821:7\n1641 rules/marlborough/rules.yaml:822:7\n1650 rules/marlborough/rules.yaml:182:7\n1651 rules/marlborough/rules.yaml:183:7\n1652 rules/marlborough/rules.yaml:184:11\n1653 rules/marlborough/rules.yaml:185:7\n1654 rules/marlborough/rules.yaml:186:11\n1655 rules/marlborough/rules.yaml:187:7\n1659 rules/marlborough/rules.yaml:65:7\n1668 rules/marlborough/rules.yaml:66:7\n1677 rules/marlborough/rules.yaml:461:7\n1685 rules/marlborough/rules.yaml:462:7\n1686 rules/marlborough/rules.yaml:463:11\n1687 rules/marlborough/rules.yaml:464:7\n1698 rules/marlborough/rules.yaml:465:7\n1703 rules/marlborough/rules.yaml:466:7\n1704 rules/marlborough/rules.yaml:467:11\n1705 rules/marlborough/rules.yaml:468:7\n1706 rules/marlborough/rules.yaml:469:11\n1707 rules/marlborough/rules.yaml:470:7\n1716 rules/marlborough/rules.yaml:471:7\n1724 rules/marlborough/rules.yaml:472:7\n1725 rules/marlborough/rules.yaml:473:11\n1726 rules/marlborough/rules.yaml:474:7\n1740 rules/marlborough/rules.yaml:158:7\n1748 rules/marlborough/rules.yaml:101:7\n1755 rules/marlborough/rules.yaml:91:7\n1770 rules/marlborough/rules.yaml:610:7\n1775 rules/marlborough/rules.yaml:166:7\n1776 rules/marlborough/rules.yaml:167:7\n1777 rules/marlborough/rules.yaml:168:11\n1778 rules/marlborough/rules.yaml:169:11\n1779 rules/marlborough/rules.yaml:170:15\n1780 rules/marlborough/rules.yaml:171:7\n1796 rules/marlborough/rules.yaml:716:7\n1797 rules/marlborough/rules.yaml:717:7\n1798 rules/marlborough/rules.yaml:718:11\n1799 rules/marlborough/rules.yaml:719:7\n1806 rules/marlborough/rules.yaml:301:7\n1807 rules/marlborough/rules.yaml:302:7\n1810 rules/marlborough/rules.yaml:303:11\n1811 rules/marlborough/rules.yaml:304:7\n1812 rules/marlborough/rules.yaml:305:11\n1813 rules/marlborough/rules.yaml:306:7\n1821 rules/marlborough/rules.yaml:307:7\n1822 rules/marlborough/rules.yaml:308:7\n1828 rules/marlborough/rules.yaml:309:11\n1829 rules/marlborough/rules.yaml:310:7\n1830 rules/marlborough/rules.yaml:311:11\n1838 rules/marlborough/rules.yaml:312:11\n1844 rules/marlborough/rules.yaml:313:7\n1849 rules/marlborough/rules.yaml:364:7\n1854 rules/marlborough/rules.yaml:365:7\n1855 rules/marlborough/rules.yaml:366:7\n1858 rules/marlborough/rules.yaml:367:11\n1859 rules/marlborough/rules.yaml:368:7\n1865 rules/marlborough/rules.yaml:109:7\n1872 rules/marlborough/rules.yaml:110:11\n1873 rules/marlborough/rules.yaml:111:7\n1874 rules/marlborough/rules.yaml:112:7\n1875 rules/marlborough/rules.yaml:113:11\n1876 rules/marlborough/rules.yaml:114:7\n1880 rules/marlborough/rules.yaml:339:7\n1887 rules/marlborough/rules.yaml:36:7\n1888 rules/marlborough/rules.yaml:37:11\n1889 rules/marlborough/rules.yaml:38:7\n1903 rules/marlborough/rules.yaml:77:7\n1904 rules/marlborough/rules.yaml:78:11\n1905 rules/marlborough/rules.yaml:79:7\n1906 rules/marlborough/rules.yaml:80:7\n1907 rules/marlborough/rules.yaml:81:11\n1927 rules/marlborough/rules.yaml:82:15\n1928 rules/marlborough/rules.yaml:83:7\n1932 rules/marlborough/rules.yaml:624:7\n1937 rules/marlborough/rules.yaml:435:7\n1961 rules/marlborough/rules.yaml:394:7\n1962 rules/marlborough/rules.yaml:395:11\n1963 rules/marlborough/rules.yaml:396:7\n1964 rules/marlborough/rules.yaml:397:11\n1965 rules/marlborough/rules.yaml:398:7\n1966 rules/marlborough/rules.yaml:399:11\n1967 rules/marlborough/rules.yaml:400:7\n1968 rules/marlborough/rules.yaml:401:11\n1969 rules/marlborough/rules.yaml:402:7\n1973 rules/marlborough/rules.yaml:631:7\n1985 rules/marlborough/rules.yaml:500:7\n1994 rules/marlborough/rules.yaml:501:7\n2006 rules/marlborough/rules.yaml:502:7\n2007 rules/marlborough/rules.yaml:503:7\n2012 rules/marlborough/rules.yaml:504:11\n2025 rules/marlborough/rules.yaml:505:15\n2026 rules/marlborough/rules.yaml:506:15\n2031 rules/marlborough/rules.yaml:507:19\n2032 rules/marlborough/rules.yaml:508:15\n2033 rules/marlborough/rules.yaml:509:19\n2038 rules/marlborough/rules.yaml:510:23\n2042 rules/marlborough/rules.yaml:511:7\n2043 rules/marlborough/rules.yaml:512:7\n2049 rules/marlborough/rules.yaml:513:7\n2065 rules/marlborough/rules.yaml:572:7\n2081 rules/marlborough/rules.yaml:573:7\n2082 rules/marlborough/rules.yaml:574:11\n2083 rules/marlborough/rules.yaml:575:7\n2095 rules/marlborough/rules.yaml:576:7\n2104 rules/marlborough/rules.yaml:577:7\n2105 rules/marlborough/rules.yaml:578:7\n2106 rules/marlborough/rules.yaml:579:11\n2107 rules/marlborough/rules.yaml:580:15\n2108 rules/marlborough/rules.yaml:581:19\n2110 rules/marlborough/rules.yaml:583:19\n2136 rules/marlborough/rules.yaml:584:19\n2142 rules/marlborough/rules.yaml:585:23\n2143 rules/marlborough/rules.yaml:586:7\n2148 rules/marlborough/rules.yaml:541:7\n2155 rules/marlborough/rules.yaml:542:7\n2192 rules/marlborough/rules.yaml:122:7\n2193 rules/marlborough/rules.yaml:123:11\n2194 rules/marlborough/rules.yaml:124:7\n2195 rules/marlborough/rules.yaml:125:7\n2196 rules/marlborough/rules.yaml:126:11\n2197 rules/marlborough/rules.yaml:127:7\n2201 rules/marlborough/rules.yaml:24:7\n2211 rules/marlborough/rules.yaml:150:7\n2212 rules/marlborough/rules.yaml:151:7\n2218 rules/marlborough/rules.yaml:416:7\n2219 rules/marlborough/rules.yaml:417:7\n2225 rules/marlborough/rules.yaml:418:11\n2229 rules/marlborough/rules.yaml:419:15\n2235 rules/marlborough/rules.yaml:420:15\n2236 rules/marlborough/rules.yaml:421:19\n2245 rules/marlborough/rules.yaml:422:23\n2246 rules/marlborough/rules.yaml:423:7\n2251 rules/marlborough/rules.yaml:604:7\n2260 rules/marlborough/rules.yaml:323:7\n2261 rules/marlborough/rules.yaml:324:7\n2262 rules/marlborough/rules.yaml:325:11\n2263 rules/marlborough/rules.yaml:326:7\n2266 rules/marlborough/rules.yaml:327:11\n2267 rules/marlborough/rules.yaml:328:7\n2271 rules/marlborough/rules.yaml:329:11\n2272 rules/marlborough/rules.yaml:330:7\n2279 rules/marlborough/rules.yaml:807:7\n2284 rules/marlborough/rules.yaml:808:7\n2309 rules/marlborough/rules.yaml:809:7\n2327 rules/marlborough/rules.yaml:810:7\n2346 rules/marlborough/rules.yaml:746:7\n2347 rules/marlborough/rules.yaml:747:11\n2348 rules/marlborough/rules.yaml:748:7\n2349 rules/marlborough/rules.yaml:749:11\n2350 rules/marlborough/rules.yaml:750:7\n2355 rules/marlborough/rules.yaml:764:7\n2360 rules/marlborough/rules.yaml:765:7\n2365 rules/marlborough/rules.yaml:766:7\n2375 rules/marlborough/rules.yaml:777:7\n2380 rules/marlborough/rules.yaml:778:11\n2381 rules/marlborough/rules.yaml:779:7\n2382 rules/marlborough/rules.yaml:780:7\n2383 rules/marlborough/rules.yaml:781:11\n2384 rules/marlborough/rules.yaml:782:11\n2388 rules/marlborough/rules.yaml:783:15\n2389 rules/marlborough/rules.yaml:784:15\n2390 rules/marlborough/rules.yaml:785:19\n2391 rules/marlborough/rules.yaml:786:7\n2396 rules/marlborough/rules.yaml:524:7\n2405 rules/marlborough/rules.yaml:525:7\n2406 rules/marlborough/rules.yaml:526:7\n2422 rules/marlborough/rules.yaml:527:7\n2431 rules/marlborough/rules.yaml:528:7\n2443 rules/marlborough/rules.yaml:529:7\n2456 rules/marlborough/rules.yaml:530:7\n2467 rules/marlborough/rules.yaml:47:7\n2468 rules/marlborough/rules.yaml:48:11\n2469 rules/marlborough/rules.yaml:49:7\n2474 rules/marlborough/rules.yaml:271:7\n2479 rules/marlborough/rules.yaml:272:7\n2494 rules/marlborough/rules.yaml:554:7\n2501 rules/marlborough/rules.yaml:555:7\n2502 rules/marlborough/rules.yaml:556:7\n2503 rules/marlborough/rules.yaml:557:7\n2504 rules/marlborough/rules.yaml:558:7\n2523 rules/marlborough/rules.yaml:284:7\n2524 rules/marlborough/rules.yaml:285:7\n2531 rules/marlborough/rules.yaml:286:11\n2532 rules/marlborough/rules.yaml:287:7\n2533 rules/marlborough/rules.yaml:288:11\n2534 rules/marlborough/rules.yaml:289:7\n2539 rules/marlborough/rules.yaml:271:7\n2544 rules/marlborough/rules.yaml:272:7\n2556 rules/marlborough/rules.yaml:730:7\n2557 rules/marlborough/rules.yaml:731:11\n2558 rules/marlborough/rules.yaml:732:7\n2559 rules/marlborough/rules.yaml:733:11\n2560 rules/marlborough/rules.yaml:734:7\n2561 rules/marlborough/rules.yaml:735:11\n2562 rules/marlborough/rules.yaml:736:7\n2566 rules/marlborough/rules.yaml:259:7\n2569 rules/marlborough/rules.yaml:260:11\n2570 rules/marlborough/rules.yaml:261:7\n2571 rules/marlborough/rules.yaml:262:11\n2572 rules/marlborough/rules.yaml:263:7\n2576 rules/marlborough/rules.yaml:57:7\n2583 rules/marlborough/rules.yaml:381:7\n2584 rules/marlborough/rules.yaml:382:11\n2585 rules/marlborough/rules.yaml:383:7\n2589 rules/marlborough/rules.yaml:448:7\n2595 rules/marlborough/rules.yaml:449:7\n2600 rules/marlborough/rules.yaml:594:7\n2605 rules/marlborough/rules.yaml:595:7\n2606 rules/marlborough/rules.yaml:596:7\n2614 rules/marlborough/rules.yaml:651:7\n2621 rules/marlborough/rules.yaml:2458:3\n2628 rules/marlborough/rules.yaml:2458:3\n2643 rules/marlborough/rules.yaml:2479:3\n2650 rules/marlborough/rules.yaml:2479:3\n2658 rules/marlborough/rules.yaml:2498:3\n2663 rules/marlborough/rules.yaml:2498:3\n2673 rules/marlborough/rules.yaml:794:7\n2681 rules/marlborough/rules.yaml:200:7\n2688 rules/marlborough/rules.yaml:201:7\n2689 rules/marlborough/rules.yaml:202:7\n2690 rules/marlborough/rules.yaml:203:7\n2691 rules/marlborough/rules.yaml:204:11\n2692 rules/marlborough/rules.yaml:205:11\n2702 rules/marlborough/rules.yaml:206:15\n2706 rules/marlborough/rules.yaml:207:19\n2739 rules/marlborough/rules.yaml:209:19\n2756 rules/marlborough/rules.yaml:210:7\n2760 rules/marlborough/cards.yaml:383:14\n2764 rules/marlborough/cards.yaml:391:14\n2768 rules/marlborough/cards.yaml:15:14\n2772 rules/marlborough/cards.yaml:23:14\n2776 rules/marlborough/cards.yaml:31:14\n2780 rules/marlborough/cards.yaml:39:14\n2784 rules/marlborough/cards.yaml:47:14\n2788 rules/marlborough/cards.yaml:55:14\n2792 rules/marlborough/cards.yaml:63:14\n2796 rules/marlborough/cards.yaml:71:14\n2800 rules/marlborough/cards.yaml:79:14\n2804 rules/marlborough/cards.yaml:87:14\n2808 rules/marlborough/cards.yaml:95:14\n2812 rules/marlborough/cards.yaml:103:14\n2816 rules/marlborough/cards.yaml:111:14\n2820 rules/marlborough/cards.yaml:119:14\n2824 rules/marlborough/cards.yaml:127:14\n2828 rules/marlborough/cards.yaml:199:14\n2832 rules/marlborough/cards.yaml:135:14\n2836 rules/marlborough/cards.yaml:143:14\n2840 rules/marlborough/cards.yaml:151:14\n2844 rules/marlborough/cards.yaml:159:14\n2848 rules/marlborough/cards.yaml:167:14\n2852 rules/marlborough/cards.yaml:175:14\n2856 rules/marlborough/cards.yaml:183:14\n2860 rules/marlborough/cards.yaml:191:14\n2864 rules/marlborough/cards.yaml:271:14\n2868 rules/marlborough/cards.yaml:279:14\n2872 rules/marlborough/cards.yaml:287:14\n2876 rules/marlborough/cards.yaml:295:14\n2880 rules/marlborough/cards.yaml:303:14\n2884 rules/marlborough/cards.yaml:311:14\n2888 rules/marlborough/cards.yaml:319:14\n2892 rules/marlborough/cards.yaml:327:14\n2896 rules/marlborough/cards.yaml:335:14\n2900 rules/marlborough/cards.yaml:343:14\n2904 rules/marlborough/cards.yaml:351:14\n2908 rules/marlborough/cards.yaml:359:14\n2912 rules/marlborough/cards.yaml:367:14\n2916 rules/marlborough/cards.yaml:375:14\n2920 rules/marlborough/cards.yaml:207:14\n2924 rules/marlborough/cards.yaml:215:14\n2928 rules/marlborough/cards.yaml:223:14\n2932 rules/marlborough/cards.yaml:231:14\n2936 rules/marlborough/cards.yaml:239:14\n2940 rules/marlborough/cards.yaml:247:14\n2944 rules/marlborough/cards.yaml:255:14\n2948 rules/marlborough/cards.yaml:263:14\n2952 rules/marlborough/rules.yaml:2584:9\n2957 rules/marlborough/rules.yaml:2556:9\n2965 rules/marlborough/rules.yaml:2599:9\n2966 rules/marlborough/rules.yaml:2600:9\n2967 rules/marlborough/rules.yaml:2601:9\n2974 rules/marlborough/rules.yaml:2563:9\n2975 rules/marlborough/rules.yaml:2564:9\n2976 rules/marlborough/rules.yaml:2565:9\n2982 rules/marlborough/rules.yaml:2572:9\n2988 rules/marlborough/rules.yaml:2573:9\n2989 rules/marlborough/rules.yaml:2574:9\n2990 rules/marlborough/rules.yaml:2575:13\n2992 rules/marlborough/rules.yaml:2576:13\n2995 rules/marlborough/rules.yaml:2578:13\n3001 rules/marlborough/rules.yaml:2590:9\n3003 rules/marlborough/rules.yaml:2591:9\n3005 rules/marlborough/rules.yaml:2592:9\n3011 rules/marlborough/rules.yaml:2546:9\n3014 rules/marlborough/rules.yaml:2547:9\n3020 rules/marlborough/rules.yaml:962:7\n3024 rules/marlborough/rules.yaml:963:11\n3025 rules/marlborough/rules.yaml:964:11\n3031 rules/marlborough/rules.yaml:1660:7\n3032 rules/marlborough/rules.yaml:1661:7\n3034 rules/marlborough/rules.yaml:1662:7\n3036 rules/marlborough/rules.yaml:1663:7\n3037 rules/marlborough/rules.yaml:1664:7\n3059 rules/marlborough/rules.yaml:1665:11\n3072 rules/marlborough/rules.yaml:1666:15\n3074 rules/marlborough/rules.yaml:1667:15\n3076 rules/marlborough/rules.yaml:1668:15\n3081 rules/marlborough/rules.yaml:908:7\n3085 rules/marlborough/rules.yaml:909:11\n3086 rules/marlborough/rules.yaml:910:11\n3087 rules/marlborough/rules.yaml:911:15\n3094 rules/marlborough/rules.yaml:912:15\n3096 rules/marlborough/rules.yaml:913:15\n3097 rules/marlborough/rules.yaml:914:15\n3099 rules/marlborough/rules.yaml:915:15\n3100 rules/marlborough/rules.yaml:916:11\n3102 rules/marlborough/rules.yaml:917:7\n3103 rules/marlborough/rules.yaml:918:7\n3105 rules/marlborough/rules.yaml:919:7\n3108 rules/marlborough/rules.yaml:920:11\n3109 rules/marlborough/rules.yaml:921:7\n3111 rules/marlborough/rules.yaml:922:7\n3112 rules/marlborough/rules.yaml:923:7\n3134 rules/marlborough/rules.yaml:924:11\n3147 rules/marlborough/rules.yaml:925:15\n3149 rules/marlborough/rules.yaml:926:15\n3151 rules/marlborough/rules.yaml:927:15\n3156 rules/marlborough/flow.yaml:110:7\n3157 rules/marlborough/flow.yaml:111:11\n3158 rules/marlborough/flow.yaml:112:7\n3164 rules/marlborough/rules.yaml:2064:7\n3165 rules/marlborough/rules.yaml:2065:11\n3167 rules/marlborough/rules.yaml:2067:11\n3169 rules/marlborough/rules.yaml:2069:11\n3170 rules/marlborough/rules.yaml:2070:11\n3173 rules/marlborough/rules.yaml:2071:11\n3179 rules/marlborough/rules.yaml:1293:7\n3185 rules/marlborough/rules.yaml:1294:11\n3186 rules/marlborough/rules.yaml:1295:15\n3195 rules/marlborough/rules.yaml:1296:15\n3209 rules/marlborough/rules.yaml:1297:15\n3210 rules/marlborough/rules.yaml:1298:15\n3221 rules/marlborough/rules.yaml:1299:15\n3222 rules/marlborough/rules.yaml:1300:19\n3223 rules/marlborough/rules.yaml:1301:19\n3229 rules/marlborough/rules.yaml:856:7\n3230 rules/marlborough/rules.yaml:857:7\n3235 rules/marlborough/rules.yaml:858:11\n3247 rules/marlborough/rules.yaml:859:11\n3250 rules/marlborough/rules.yaml:860:11\n3251 rules/marlborough/rules.yaml:861:7\n3252 rules/marlborough/rules.yaml:862:7\n3258 rules/marlborough/rules.yaml:2231:7\n3259 rules/marlborough/rules.yaml:2232:7\n3260 rules/marlborough/rules.yaml:2233:11\n3267 rules/marlborough/rules.yaml:2234:11\n3268 rules/marlborough/rules.yaml:2235:11\n3269 rules/marlborough/rules.yaml:2236:11\n3280 rules/marlborough/rules.yaml:2237:11\n3291 rules/marlborough/rules.yaml:2238:11\n3293 rules/marlborough/rules.yaml:2239:11\n3294 rules/marlborough/rules.yaml:2240:15\n3296 rules/marlborough/rules.yaml:2242:15\n3301 rules/marlborough/rules.yaml:1731:7\n3302 rules/marlborough/rules.yaml:1732:7\n3307 rules/marlborough/rules.yaml:1733:11\n3312 rules/marlborough/rules.yaml:1967:7\n3313 rules/marlborough/rules.yaml:1968:11\n3318 rules/marlborough/flow.yaml:16:7\n3319 rules/marlborough/flow.yaml:17:11\n3320 rules/marlborough/flow.yaml:18:15\n3323 rules/marlborough/flow.yaml:19:19\n3324 rules/marlborough/flow.yaml:20:19\n3330 rules/marlborough/rules.yaml:895:7\n3331 rules/marlborough/rules.yaml:896:11\n3334 rules/marlborough/rules.yaml:898:11\n3336 rules/marlborough/rules.yaml:899:7\n3338 rules/marlborough/rules.yaml:900:7\n3339 rules/marlborough/rules.yaml:901:11\n3344 rules/marlborough/rules.yaml:869:7\n3345 rules/marlborough/rules.yaml:870:7\n3352 rules/marlborough/rules.yaml:2081:7\n3353 rules/marlborough/rules.yaml:2082:7\n3356 rules/marlborough/rules.yaml:2083:7\n3362 rules/marlborough/flow.yaml:94:7\n3367 rules/marlborough/flow.yaml:95:7\n3372 rules/marlborough/flow.yaml:96:7\n3374 rules/marlborough/flow.yaml:97:7\n3375 rules/marlborough/flow.yaml:98:11\n3377 rules/marlborough/flow.yaml:100:11\n3382 rules/marlborough/flow.yaml:73:7\n3383 rules/marlborough/flow.yaml:74:11\n3384 rules/marlborough/flow.yaml:75:15\n3389 rules/marlborough/flow.yaml:25:7\n3390 rules/marlborough/flow.yaml:26:11\n3395 rules/marlborough/flow.yaml:27:11\n3398 rules/marlborough/flow.yaml:29:11\n3399 rules/marlborough/flow.yaml:30:11\n3400 rules/marlborough/flow.yaml:31:15\n3401 rules/marlborough/flow.yaml:32:11\n3402 rules/marlborough/flow.yaml:33:15\n3403 rules/marlborough/flow.yaml:34:15\n3404 rules/marlborough/flow.yaml:35:15\n3409 rules/marlborough/flow.yaml:36:19\n3410 rules/marlborough/flow.yaml:37:19\n3411 rules/marlborough/flow.yaml:38:19\n3413 rules/marlborough/flow.yaml:39:15\n3414 rules/marlborough/flow.yaml:40:11\n3417 rules/marlborough/flow.yaml:41:11\n3423 rules/marlborough/rules.yaml:877:7\n3424 rules/marlborough/rules.yaml:878:11\n3426 rules/marlborough/rules.yaml:879:11\n3428 rules/marlborough/rules.yaml:880:7\n3429 rules/marlborough/rules.yaml:881:7\n3430 rules/marlborough/rules.yaml:882:7\n3431 rules/marlborough/rules.yaml:883:7\n3432 rules/marlborough/rules.yaml:884:11\n3436 rules/marlborough/rules.yaml:886:11\n3444 rules/marlborough/rules.yaml:888:11\n3457 rules/marlborough/rules.yaml:2473:7\n3460 rules/marlborough/rules.yaml:2474:7\n3461 rules/marlborough/rules.yaml:2475:11\n3463 rules/marlborough/rules.yaml:2477:11\n3464 rules/marlborough/rules.yaml:2478:7\n3472 rules/marlborough/rules.yaml:2493:7\n3475 rules/marlborough/rules.yaml:2494:7\n3476 rules/marlborough/rules.yaml:2495:7\n3482 rules/marlborough/rules.yaml:2512:7\n3485 rules/marlborough/rules.yaml:2513:7\n3486 rules/marlborough/rules.yaml:2514:7\n3489 rules/marlborough/rules.yaml:2515:7\n3875 rules/marlborough/rules.yaml:1018:7\n3876 rules/marlborough/rules.yaml:1019:7\n3884 rules/marlborough/rules.yaml:1020:11\n3885 rules/marlborough/rules.yaml:1021:7\n3925 rules/marlborough/rules.yaml:1022:7\n3926 rules/marlborough/rules.yaml:1023:11\n3927 rules/marlborough/rules.yaml:1024:7\n3934 rules/marlborough/rules.yaml:1025:7\n3940 rules/marlborough/rules.yaml:1026:7\n3941 rules/marlborough/rules.yaml:1027:11\n3943 rules/marlborough/rules.yaml:1028:11\n3947 rules/marlborough/rules.yaml:1029:15\n3948 rules/marlborough/rules.yaml:1030:7\n3949 rules/marlborough/rules.yaml:1031:11\n3950 rules/marlborough/rules.yaml:1033:7\n3968 rules/marlborough/rules.yaml:1034:11\n3974 rules/marlborough/rules.yaml:1035:15\n3983 rules/marlborough/rules.yaml:1125:7\n3990 rules/marlborough/rules.yaml:1126:7\n3996 rules/marlborough/rules.yaml:1127:7\n3997 rules/marlborough/rules.yaml:1128:11\n3999 rules/marlborough/rules.yaml:1129:7\n4000 rules/marlborough/rules.yaml:1130:11\n4002 rules/marlborough/rules.yaml:1131:7\n4003 rules/marlborough/rules.yaml:1132:7\n4004 rules/marlborough/rules.yaml:1134:7\n4005 rules/marlborough/rules.yaml:1135:11\n4011 rules/marlborough/rules.yaml:1136:11\n4029 rules/marlborough/rules.yaml:1139:11\n4030 rules/marlborough/rules.yaml:1141:11\n4031 rules/marlborough/rules.yaml:1143:19\n4034 rules/marlborough/rules.yaml:1146:23\n4036 rules/marlborough/rules.yaml:1149:19\n4041 rules/marlborough/rules.yaml:1151:19\n4047 rules/marlborough/rules.yaml:1155:11\n4048 rules/marlborough/rules.yaml:1156:11\n4051 rules/marlborough/rules.yaml:1157:11\n4056 rules/marlborough/rules.yaml:1158:11\n4057 rules/marlborough/rules.yaml:1159:11\n4058 rules/marlborough/rules.yaml:1160:15\n4076 rules/marlborough/rules.yaml:1163:15\n4077 rules/marlborough/rules.yaml:1164:15\n4079 rules/marlborough/rules.yaml:1166:15\n4086 rules/marlborough/rules.yaml:1168:15\n4093 rules/marlborough/rules.yaml:1169:15\n4094 rules/marlborough/rules.yaml:1170:15\n4096 rules/marlborough/rules.yaml:1172:15\n4103 rules/marlborough/rules.yaml:1174:15\n4110 rules/marlborough/rules.yaml:1175:15\n4111 rules/marlborough/rules.yaml:1176:15\n4112 rules/marlborough/rules.yaml:1177:11\n4113 rules/marlborough/rules.yaml:1178:11\n4114 rules/marlborough/rules.yaml:1179:11\n4115 rules/marlborough/rules.yaml:1181:11\n4116 rules/marlborough/rules.yaml:1182:11\n4117 rules/marlborough/rules.yaml:1183:11\n4118 rules/marlborough/rules.yaml:1185:19\n4119 rules/marlborough/rules.yaml:1186:19\n4128 rules/marlborough/rules.yaml:1187:23\n4129 rules/marlborough/rules.yaml:1188:23\n4131 rules/marlborough/rules.yaml:1190:19\n4132 rules/marlborough/rules.yaml:1191:23\n4134 rules/marlborough/rules.yaml:1193:23\n4138 rules/marlborough/rules.yaml:1197:19\n4139 rules/marlborough/rules.yaml:1198:19\n4140 rules/marlborough/rules.yaml:1199:19\n4141 rules/marlborough/rules.yaml:1200:23\n4145 rules/marlborough/rules.yaml:1204:19\n4146 rules/marlborough/rules.yaml:1205:19\n4147 rules/marlborough/rules.yaml:1206:19\n4164 rules/marlborough/rules.yaml:1207:23\n4166 rules/marlborough/rules.yaml:1209:19\n4175 rules/marlborough/rules.yaml:2458:3\n4176 rules/marlborough/rules.yaml:2458:3\n4178 rules/marlborough/rules.yaml:2458:3\n4179 rules/marlborough/rules.yaml:2458:3\n4180 rules/marlborough/rules.yaml:2458:3\n4181 rules/marlborough/rules.yaml:2458:3\n4182 rules/marlborough/rules.yaml:2458:3\n4183 rules/marlborough/rules.yaml:2458:3\n4190 rules/marlborough/rules.yaml:2458:3\n4191 rules/marlborough/rules.yaml:2458:3\n4192 rules/marlborough/rules.yaml:2458:3\n4193 rules/marlborough/rules.yaml:2458:3\n4207 rules/marlborough/rules.yaml:2458:3\n4208 rules/marlborough/rules.yaml:2458:3\n4210 rules/marlborough/rules.yaml:2458:3\n4211 rules/marlborough/rules.yaml:2458:3\n4212 rules/marlborough/rules.yaml:2458:3\n4214 rules/marlborough/rules.yaml:2458:3\n4215 rules/marlborough/rules.yaml:2458:3\n4218 rules/marlborough/rules.yaml:2458:3\n4236 rules/marlborough/rules.yaml:1220:7\n4243 rules/marlborough/rules.yaml:1221:7\n4244 rules/marlborough/rules.yaml:1222:7\n4250 rules/marlborough/rules.yaml:1223:7\n4251 rules/marlborough/rules.yaml:1224:7\n4255 rules/marlborough/rules.yaml:1225:7\n4259 rules/marlborough/rules.yaml:1226:7\n4260 rules/marlborough/rules.yaml:1227:11\n4261 rules/marlborough/rules.yaml:1228:7\n4262 rules/marlborough/rules.yaml:1229:7\n4263 rules/marlborough/rules.yaml:1230:7\n4268 rules/marlborough/rules.yaml:1231:7\n4273 rules/marlborough/rules.yaml:1232:7\n4274 rules/marlborough/rules.yaml:1233:7\n4275 rules/marlborough/rules.yaml:1234:7\n4276 rules/marlborough/rules.yaml:1235:7\n4277 rules/marlborough/rules.yaml:1236:7\n4278 rules/marlborough/rules.yaml:1237:7\n4279 rules/marlborough/rules.yaml:1238:7\n4280 rules/marlborough/rules.yaml:1239:7\n4281 rules/marlborough/rules.yaml:1240:7\n4282 rules/marlborough/rules.yaml:1241:7\n4283 rules/marlborough/rules.yaml:1242:7\n4300 rules/marlborough/rules.yaml:1243:7\n4301 rules/marlborough/rules.yaml:1244:7\n4302 rules/marlborough/rules.yaml:1245:11\n4329 rules/marlborough/rules.yaml:1246:7\n4330 rules/marlborough/rules.yaml:1247:7\n4331 rules/marlborough/rules.yaml:1249:15\n4332 rules/marlborough/rules.yaml:1250:19\n4333 rules/marlborough/rules.yaml:1251:15\n4334 rules/marlborough/rules.yaml:1252:15\n4335 rules/marlborough/rules.yaml:1253:15\n4336 rules/marlborough/rules.yaml:1254:19\n4338 rules/marlborough/rules.yaml:1256:15\n4339 rules/marlborough/rules.yaml:1257:15\n4340 rules/marlborough/rules.yaml:1258:15\n4341 rules/marlborough/rules.yaml:1259:15\n4342 rules/marlborough/rules.yaml:1260:15\n4343 rules/marlborough/rules.yaml:1261:19\n4345 rules/marlborough/rules.yaml:1263:15\n4346 rules/marlborough/rules.yaml:1264:15\n4347 rules/marlborough/rules.yaml:1265:15\n4348 rules/marlborough/rules.yaml:1266:15\n4360 rules/marlborough/rules.yaml:1267:19\n4362 rules/marlborough/rules.yaml:1269:15\n4363 rules/marlborough/rules.yaml:1270:15\n4364 rules/marlborough/rules.yaml:1271:15\n4373 rules/marlborough/rules.yaml:1272:19\n4374 rules/marlborough/rules.yaml:1273:19\n4375 rules/marlborough/rules.yaml:1274:15\n4376 rules/marlborough/rules.yaml:1275:15\n4377 rules/marlborough/rules.yaml:1276:15\n4378 rules/marlborough/rules.yaml:1277:19\n4380 rules/marlborough/rules.yaml:1279:15\n4381 rules/marlborough/rules.yaml:1280:19\n4382 rules/marlborough/rules.yaml:1281:15\n4383 rules/marlborough/rules.yaml:1282:15\n4384 rules/marlborough/rules.yaml:1283:15\n4385 rules/marlborough/rules.yaml:1284:15\n4386 rules/marlborough/rules.yaml:1285:15\n4387 rules/marlborough/rules.yaml:1286:19\n4392 rules/marlborough/rules.yaml:1911:7\n4399 rules/marlborough/rules.yaml:1912:7\n4406 rules/marlborough/rules.yaml:1913:7\n4422 rules/marlborough/rules.yaml:1914:7\n4423 rules/marlborough/rules.yaml:1915:11\n4426 rules/marlborough/rules.yaml:1917:7\n4434 rules/marlborough/rules.yaml:1740:7\n4439 rules/marlborough/rules.yaml:1741:11\n4440 rules/marlborough/rules.yaml:1742:11\n4453 rules/marlborough/rules.yaml:1743:15\n4460 rules/marlborough/rules.yaml:1744:15\n4495 rules/marlborough/rules.yaml:1745:15\n4496 rules/marlborough/rules.yaml:1747:19\n4498 rules/marlborough/rules.yaml:1749:19\n4499 rules/marlborough/rules.yaml:1750:19\n4500 rules/marlborough/rules.yaml:1751:23\n4507 rules/marlborough/rules.yaml:1752:19\n4509 rules/marlborough/rules.yaml:1753:19\n4514 rules/marlborough/rules.yaml:1885:7\n4521 rules/marlborough/rules.yaml:1886:7\n4528 rules/marlborough/rules.yaml:1887:7\n4535 rules/marlborough/rules.yaml:1888:7\n4553 rules/marlborough/rules.yaml:1891:7\n4557 rules/marlborough/rules.yaml:1892:7\n4561 rules/marlborough/rules.yaml:1893:7\n4562 rules/marlborough/rules.yaml:1894:11\n4565 rules/marlborough/rules.yaml:1895:7\n4566 rules/marlborough/rules.yaml:1896:11\n4569 rules/marlborough/rules.yaml:1897:7\n4570 rules/marlborough/rules.yaml:1898:7\n4571 rules/marlborough/rules.yaml:1899:7\n4572 rules/marlborough/rules.yaml:1901:7\n4573 rules/marlborough/rules.yaml:1902:7\n4578 rules/marlborough/rules.yaml:1953:7\n4579 rules/marlborough/rules.yaml:1954:7\n4580 rules/marlborough/rules.yaml:1955:7\n4581 rules/marlborough/rules.yaml:1956:11\n4582 rules/marlborough/rules.yaml:1957:7\n4589 rules/marlborough/rules.yaml:1958:7\n4590 rules/marlborough/rules.yaml:1959:7\n4603 rules/marlborough/rules.yaml:1843:7\n4610 rules/marlborough/rules.yaml:1844:7\n4613 rules/marlborough/rules.yaml:1847:11\n4615 rules/marlborough/rules.yaml:1849:11\n4616 rules/marlborough/rules.yaml:1850:11\n4617 rules/marlborough/rules.yaml:1851:11\n4618 rules/marlborough/rules.yaml:1852:15\n4622 rules/marlborough/rules.yaml:1855:15\n4624 rules/marlborough/rules.yaml:1858:11\n4631 rules/marlborough/rules.yaml:1859:11\n4632 rules/marlborough/rules.yaml:1861:19\n4634 rules/marlborough/rules.yaml:1864:19\n4636 rules/marlborough/rules.yaml:1866:19\n4637 rules/marlborough/rules.yaml:1867:23\n4639 rules/marlborough/rules.yaml:1870:23\n4641 rules/marlborough/rules.yaml:1873:19\n4646 rules/marlborough/rules.yaml:1926:7\n4647 rules/marlborough/rules.yaml:1927:7\n4652 rules/marlborough/rules.yaml:1928:11\n4659 rules/marlborough/rules.yaml:1929:11\n4680 rules/marlborough/rules.yaml:1930:11\n4681 rules/marlborough/rules.yaml:1931:11\n4682 rules/marlborough/rules.yaml:1932:15\n4693 rules/marlborough/rules.yaml:1933:15\n4694 rules/marlborough/rules.yaml:1934:19\n4696 rules/marlborough/rules.yaml:1936:19\n4697 rules/marlborough/rules.yaml:1937:19\n4698 rules/marlborough/rules.yaml:1938:23\n4699 rules/marlborough/rules.yaml:1939:19\n4700 rules/marlborough/rules.yaml:1940:23\n4702 rules/marlborough/rules.yaml:1942:23\n4709 rules/marlborough/rules.yaml:1803:7\n4716 rules/marlborough/rules.yaml:1804:7\n4722 rules/marlborough/rules.yaml:1805:7\n4723 rules/marlborough/rules.yaml:1807:11\n4725 rules/marlborough/rules.yaml:1809:11\n4731 rules/marlborough/rules.yaml:1810:11\n4736 rules/marlborough/rules.yaml:1811:11\n4737 rules/marlborough/rules.yaml:1812:11\n4738 rules/marlborough/rules.yaml:1813:15\n4746 rules/marlborough/rules.yaml:1815:15\n4753 rules/marlborough/rules.yaml:1816:11\n4759 rules/marlborough/rules.yaml:835:7\n4760 rules/marlborough/rules.yaml:836:7\n4761 rules/marlborough/rules.yaml:837:11\n4779 rules/marlborough/rules.yaml:838:11\n4780 rules/marlborough/rules.yaml:839:15\n4783 rules/marlborough/rules.yaml:840:11\n4784 rules/marlborough/rules.yaml:842:7\n4785 rules/marlborough/rules.yaml:843:7\n4792 rules/marlborough/rules.yaml:844:11\n4793 rules/marlborough/rules.yaml:845:15\n4795 rules/marlborough/rules.yaml:847:15\n4796 rules/marlborough/rules.yaml:848:15\n4800 rules/marlborough/rules.yaml:849:11\n4805 rules/marlborough/rules.yaml:2424:7\n4806 rules/marlborough/rules.yaml:2425:7\n4811 rules/marlborough/rules.yaml:2426:11\n4823 rules/marlborough/rules.yaml:2427:11\n4841 rules/marlborough/rules.yaml:2428:11\n4842 rules/marlborough/rules.yaml:2429:15\n4844 rules/marlborough/rules.yaml:2431:15\n4845 rules/marlborough/rules.yaml:2432:15\n4846 rules/marlborough/rules.yaml:2433:19\n4848 rules/marlborough/rules.yaml:2435:19\n4851 rules/marlborough/rules.yaml:2436:19\n4852 rules/marlborough/rules.yaml:2437:19\n4853 rules/marlborough/rules.yaml:2439:19\n4854 rules/marlborough/rules.yaml:2440:23\n4855 rules/marlborough/rules.yaml:821:7\n4860 rules/marlborough/rules.yaml:822:7\n4870 rules/marlborough/rules.yaml:1825:7\n4877 rules/marlborough/rules.yaml:1826:7\n4884 rules/marlborough/rules.yaml:1827:7\n4885 rules/marlborough/rules.yaml:1829:15\n4886 rules/marlborough/rules.yaml:1830:19\n4889 rules/marlborough/rules.yaml:1831:23\n4892 rules/marlborough/rules.yaml:1833:15\n4895 rules/marlborough/rules.yaml:1835:15\n4902 rules/marlborough/rules.yaml:1055:7\n4903 rules/marlborough/rules.yaml:1056:11\n4904 rules/marlborough/rules.yaml:1057:7\n4905 rules/marlborough/rules.yaml:1058:7\n4906 rules/marlborough/rules.yaml:1061:15\n4907 rules/marlborough/rules.yaml:1062:15\n4908 rules/marlborough/rules.yaml:1063:15\n4910 rules/marlborough/rules.yaml:1066:15\n4911 rules/marlborough/rules.yaml:1067:15\n4912 rules/marlborough/rules.yaml:1068:15\n4914 rules/marlborough/rules.yaml:1070:15\n4919 rules/marlborough/rules.yaml:1567:7\n4924 rules/marlborough/rules.yaml:1568:11\n4925 rules/marlborough/rules.yaml:1569:11\n4933 rules/marlborough/rules.yaml:1571:15\n4940 rules/marlborough/rules.yaml:1081:7\n4947 rules/marlborough/rules.yaml:1082:7\n4952 rules/marlborough/rules.yaml:1083:7\n4953 rules/marlborough/rules.yaml:1084:11\n4954 rules/marlborough/rules.yaml:1085:15\n4955 rules/marlborough/rules.yaml:1086:7\n4956 rules/marlborough/rules.yaml:1087:7\n4957 rules/marlborough/rules.yaml:1088:7\n4958 rules/marlborough/rules.yaml:1089:11\n4959 rules/marlborough/rules.yaml:1090:11\n4960 rules/marlborough/rules.yaml:1091:11\n4972 rules/marlborough/rules.yaml:1092:11\n4981 rules/marlborough/rules.yaml:1093:11\n4982 rules/marlborough/rules.yaml:1094:15\n4983 rules/marlborough/rules.yaml:1095:19\n4985 rules/marlborough/rules.yaml:1097:15\n4992 rules/marlborough/rules.yaml:1098:15\n4993 rules/marlborough/rules.yaml:1099:19\n4995 rules/marlborough/rules.yaml:1101:7\n4996 rules/marlborough/rules.yaml:1102:7\n5001 rules/marlborough/rules.yaml:2284:7\n5002 rules/marlborough/rules.yaml:2285:7\n5007 rules/marlborough/rules.yaml:2286:7\n5010 rules/marlborough/rules.yaml:2287:7\n5027 rules/marlborough/rules.yaml:2288:7\n5028 rules/marlborough/rules.yaml:2289:11\n5029 rules/marlborough/rules.yaml:2290:7\n5036 rules/marlborough/rules.yaml:2291:7\n5037 rules/marlborough/rules.yaml:2292:11\n5038 rules/marlborough/rules.yaml:2293:7\n5039 rules/marlborough/rules.yaml:2294:11\n5044 rules/marlborough/rules.yaml:2295:11\n5045 rules/marlborough/rules.yaml:2296:11\n5046 rules/marlborough/rules.yaml:2297:11\n5047 rules/marlborough/rules.yaml:2298:15\n5048 rules/marlborough/rules.yaml:2299:19\n5050 rules/marlborough/rules.yaml:2301:15\n5051 rules/marlborough/rules.yaml:2302:15\n5052 rules/marlborough/rules.yaml:2303:19\n5054 rules/marlborough/rules.yaml:2305:19\n5055 rules/marlborough/rules.yaml:2306:19\n5056 rules/marlborough/rules.yaml:2307:7\n5057 rules/marlborough/rules.yaml:2308:11\n5058 rules/marlborough/rules.yaml:2309:11\n5059 rules/marlborough/rules.yaml:2311:11\n5068 rules/marlborough/rules.yaml:2312:11\n5072 rules/marlborough/rules.yaml:2313:11\n5075 rules/marlborough/rules.yaml:2314:11\n5076 rules/marlborough/rules.yaml:2315:15\n5077 rules/marlborough/rules.yaml:2316:19\n5086 rules/marlborough/rules.yaml:2317:19\n5087 rules/marlborough/rules.yaml:2318:23\n5094 rules/marlborough/rules.yaml:2320:23\n5095 rules/marlborough/rules.yaml:2321:7\n5096 rules/marlborough/rules.yaml:2322:11\n5102 rules/marlborough/rules.yaml:1501:7\n5109 rules/marlborough/rules.yaml:1502:7\n5118 rules/marlborough/rules.yaml:1503:7\n5119 rules/marlborough/rules.yaml:1504:11\n5131 rules/marlborough/rules.yaml:1505:15\n5132 rules/marlborough/rules.yaml:1506:15\n5133 rules/marlborough/rules.yaml:1507:19\n5134 rules/marlborough/rules.yaml:1508:19\n5135 rules/marlborough/rules.yaml:1510:23\n5156 rules/marlborough/rules.yaml:1511:23\n5157 rules/marlborough/rules.yaml:1512:27\n5159 rules/marlborough/rules.yaml:1513:23\n5160 rules/marlborough/rules.yaml:1514:23\n5161 rules/marlborough/rules.yaml:1515:27\n5162 rules/marlborough/rules.yaml:1516:31\n5172 rules/marlborough/rules.yaml:2479:3\n5173 rules/marlborough/rules.yaml:2479:3\n5175 rules/marlborough/rules.yaml:2479:3\n5176 rules/marlborough/rules.yaml:2479:3\n5177 rules/marlborough/rules.yaml:2479:3\n5178 rules/marlborough/rules.yaml:2479:3\n5179 rules/marlborough/rules.yaml:2479:3\n5180 rules/marlborough/rules.yaml:2479:3\n5187 rules/marlborough/rules.yaml:2479:3\n5188 rules/marlborough/rules.yaml:2479:3\n5189 rules/marlborough/rules.yaml:2479:3\n5190 rules/marlborough/rules.yaml:2479:3\n5195 rules/marlborough/rules.yaml:2479:3\n5196 rules/marlborough/rules.yaml:2479:3\n5198 rules/marlborough/rules.yaml:2479:3\n5199 rules/marlborough/rules.yaml:2479:3\n5200 rules/marlborough/rules.yaml:2479:3\n5202 rules/marlborough/rules.yaml:2479:3\n5203 rules/marlborough/rules.yaml:2479:3\n5204 rules/marlborough/rules.yaml:2479:3\n5212 rules/marlborough/rules.yaml:2130:7\n5217 rules/marlborough/rules.yaml:2131:7\n5218 rules/marlborough/rules.yaml:2132:11\n5225 rules/marlborough/rules.yaml:2133:11\n5226 rules/marlborough/rules.yaml:2134:15\n5228 rules/marlborough/rules.yaml:2137:15\n5241 rules/marlborough/rules.yaml:1109:7\n5242 rules/marlborough/rules.yaml:1110:7\n5243 rules/marlborough/rules.yaml:1111:11\n5250 rules/marlborough/rules.yaml:1112:11\n5252 rules/marlborough/rules.yaml:1114:11\n5324 rules/marlborough/rules.yaml:1718:7\n5325 rules/marlborough/rules.yaml:1719:7\n5326 rules/marlborough/rules.yaml:1720:7\n5327 rules/marlborough/rules.yaml:1721:11\n5332 rules/marlborough/rules.yaml:1774:7\n5333 rules/marlborough/rules.yaml:1775:7\n5334 rules/marlborough/rules.yaml:1777:7\n5339 rules/marlborough/rules.yaml:1585:7\n5345 rules/marlborough/rules.yaml:1586:11\n5346 rules/marlborough/rules.yaml:1587:11\n5347 rules/marlborough/rules.yaml:1588:11\n5350 rules/marlborough/rules.yaml:1591:15\n5357 rules/marlborough/rules.yaml:1592:15\n5359 rules/marlborough/rules.yaml:1594:7\n5360 rules/marlborough/rules.yaml:1595:7\n5361 rules/marlborough/rules.yaml:1596:7\n5366 rules/marlborough/rules.yaml:1597:7\n5367 rules/marlborough/rules.yaml:1598:11\n5374 rules/marlborough/rules.yaml:1599:11\n5375 rules/marlborough/rules.yaml:1600:15\n5378 rules/marlborough/rules.yaml:1601:15\n5379 rules/marlborough/rules.yaml:1602:15\n5380 rules/marlborough/rules.yaml:1604:7\n5381 rules/marlborough/rules.yaml:1605:7\n5386 rules/marlborough/rules.yaml:1606:11\n5393 rules/marlborough/rules.yaml:1607:11\n5433 rules/marlborough/rules.yaml:1608:11\n5434 rules/marlborough/rules.yaml:1609:15\n5436 rules/marlborough/rules.yaml:1611:15\n5437 rules/marlborough/rules.yaml:1612:15\n5438 rules/marlborough/rules.yaml:1613:19\n5440 rules/marlborough/rules.yaml:1615:19\n5443 rules/marlborough/rules.yaml:1616:19\n5444 rules/marlborough/rules.yaml:1618:7\n5445 rules/marlborough/rules.yaml:1619:7\n5450 rules/marlborough/rules.yaml:1620:11\n5474 rules/marlborough/rules.yaml:1621:11\n5475 rules/marlborough/rules.yaml:1622:15\n5477 rules/marlborough/rules.yaml:1624:15\n5478 rules/marlborough/rules.yaml:1625:15\n5479 rules/marlborough/rules.yaml:1626:19\n5481 rules/marlborough/rules.yaml:1628:19\n5486 rules/marlborough/rules.yaml:1629:19\n5489 rules/marlborough/rules.yaml:1630:19\n5490 rules/marlborough/rules.yaml:1631:19\n5494 rules/marlborough/rules.yaml:1632:23\n5497 rules/marlborough/rules.yaml:1635:23\n5504 rules/marlborough/rules.yaml:1636:23\n5513 rules/marlborough/rules.yaml:1528:7\n5528 rules/marlborough/rules.yaml:1529:7\n5537 rules/marlborough/rules.yaml:1530:11\n5538 rules/marlborough/rules.yaml:1531:7\n5539 rules/marlborough/rules.yaml:1532:7\n5560 rules/marlborough/rules.yaml:1533:7\n5561 rules/marlborough/rules.yaml:1535:11\n5562 rules/marlborough/rules.yaml:1536:15\n5563 rules/marlborough/rules.yaml:1537:11\n5564 rules/marlborough/rules.yaml:1538:7\n5571 rules/marlborough/rules.yaml:1539:7\n5572 rules/marlborough/rules.yaml:1540:11\n5579 rules/marlborough/rules.yaml:2517:1\n5580 rules/marlborough/rules.yaml:2517:1\n5581 rules/marlborough/rules.yaml:2517:1\n5586 rules/marlborough/rules.yaml:2517:1\n5587 rules/marlborough/rules.yaml:2517:1\n5588 rules/marlborough/rules.yaml:2517:1\n5589 rules/marlborough/rules.yaml:2517:1\n5592 rules/marlborough/rules.yaml:2517:1\n5593 rules/marlborough/rules.yaml:2517:1\n5595 rules/marlborough/rules.yaml:2517:1\n5596 rules/marlborough/rules.yaml:2517:1\n5597 rules/marlborough/rules.yaml:2517:1\n5598 rules/marlborough/rules.yaml:2517:1\n5599 rules/marlborough/rules.yaml:2517:1\n5600 rules/marlborough/rules.yaml:2517:1\n5601 rules/marlborough/rules.yaml:2517:1\n5602 rules/marlborough/rules.yaml:2517:1\n5603 rules/marlborough/rules.yaml:2517:1\n5604 rules/marlborough/rules.yaml:2517:1\n5605 rules/marlborough/rules.yaml:2517:1\n5610 rules/marlborough/rules.yaml:1784:7\n5615 rules/marlborough/rules.yaml:1785:7\n5635 rules/marlborough/rules.yaml:1786:7\n5636 rules/marlborough/rules.yaml:1787:11\n5637 rules/marlborough/rules.yaml:1788:11\n5642 rules/marlborough/rules.yaml:1789:15\n5643 rules/marlborough/rules.yaml:1790:7\n5652 rules/marlborough/rules.yaml:1791:11\n5668 rules/marlborough/rules.yaml:1792:7\n5674 rules/marlborough/rules.yaml:1793:11\n5689 rules/marlborough/rules.yaml:2115:7\n5701 rules/marlborough/rules.yaml:2116:7\n5702 rules/marlborough/rules.yaml:2118:11\n5703 rules/marlborough/rules.yaml:2119:7\n5710 rules/marlborough/rules.yaml:2120:7\n5717 rules/marlborough/rules.yaml:2121:7\n5723 rules/marlborough/rules.yaml:1408:7\n5724 rules/marlborough/rules.yaml:1409:11\n5725 rules/marlborough/rules.yaml:1410:7\n5732 rules/marlborough/rules.yaml:1411:7\n5733 rules/marlborough/rules.yaml:1412:7\n5738 rules/marlborough/rules.yaml:1413:11\n5739 rules/marlborough/rules.yaml:1414:15\n5741 rules/marlborough/rules.yaml:1416:15\n5742 rules/marlborough/rules.yaml:1417:11\n5743 rules/marlborough/rules.yaml:1418:15\n5744 rules/marlborough/rules.yaml:1419:11\n5745 rules/marlborough/rules.yaml:1420:15\n5747 rules/marlborough/rules.yaml:1422:15\n5748 rules/marlborough/rules.yaml:1423:11\n5759 rules/marlborough/rules.yaml:2452:7\n5761 rules/marlborough/rules.yaml:2453:7\n5768 rules/marlborough/rules.yaml:2454:7\n5776 rules/marlborough/rules.yaml:2168:7\n5777 rules/marlborough/rules.yaml:2169:7\n5778 rules/marlborough/rules.yaml:2170:11\n5779 rules/marlborough/rules.yaml:2171:7\n5792 rules/marlborough/rules.yaml:2172:7\n5798 rules/marlborough/rules.yaml:2173:7\n5799 rules/marlborough/rules.yaml:2174:7\n5803 rules/marlborough/rules.yaml:2175:11\n5804 rules/marlborough/rules.yaml:2176:7\n5805 rules/marlborough/rules.yaml:2177:7\n5806 rules/marlborough/rules.yaml:2178:11\n5807 rules/marlborough/rules.yaml:2179:7\n5813 rules/marlborough/rules.yaml:2180:7\n5814 rules/marlborough/rules.yaml:2181:7\n5815 rules/marlborough/rules.yaml:2183:7\n5816 rules/marlborough/rules.yaml:2185:15\n5818 rules/marlborough/rules.yaml:2187:15\n5820 rules/marlborough/rules.yaml:2189:15\n5822 rules/marlborough/rules.yaml:2191:15\n5823 rules/marlborough/rules.yaml:2192:15\n5825 rules/marlborough/rules.yaml:2194:15\n5826 rules/marlborough/rules.yaml:2195:15\n5835 rules/marlborough/rules.yaml:2196:15\n5836 rules/marlborough/rules.yaml:2197:19\n5843 rules/marlborough/rules.yaml:2198:19\n5844 rules/marlborough/rules.yaml:2199:15\n5849 rules/marlborough/rules.yaml:2147:7\n5856 rules/marlborough/rules.yaml:2148:7\n5857 rules/marlborough/rules.yaml:2149:7\n5858 rules/marlborough/rules.yaml:2150:11\n5859 rules/marlborough/rules.yaml:2152:7\n5860 rules/marlborough/rules.yaml:2153:7\n5861 rules/marlborough/rules.yaml:2154:7\n5864 rules/marlborough/rules.yaml:2156:7\n5865 rules/marlborough/rules.yaml:2157:7\n5866 rules/marlborough/rules.yaml:2158:11\n5871 rules/marlborough/rules.yaml:2255:7\n5872 rules/marlborough/rules.yaml:2256:7\n5877 rules/marlborough/rules.yaml:2257:11\n5882 rules/marlborough/rules.yaml:2258:11\n5887 rules/marlborough/rules.yaml:2259:11\n5888 rules/marlborough/rules.yaml:2260:15\n5890 rules/marlborough/rules.yaml:2262:15\n5891 rules/marlborough/rules.yaml:2263:15\n5892 rules/marlborough/rules.yaml:2264:19\n5894 rules/marlborough/rules.yaml:2266:19\n5897 rules/marlborough/rules.yaml:2267:19\n5902 rules/marlborough/rules.yaml:1681:7\n5903 rules/marlborough/rules.yaml:1682:7\n5904 rules/marlborough/rules.yaml:1683:7\n5905 rules/marlborough/rules.yaml:1684:7\n5910 rules/marlborough/rules.yaml:1685:11\n5915 rules/marlborough/rules.yaml:1686:11\n5919 rules/marlborough/rules.yaml:1687:11\n5920 rules/marlborough/rules.yaml:1688:11\n5921 rules/marlborough/rules.yaml:1689:15\n5923 rules/marlborough/rules.yaml:1691:15\n5930 rules/marlborough/rules.yaml:1692:15\n5932 rules/marlborough/rules.yaml:1694:15\n5933 rules/marlborough/rules.yaml:1695:15\n5934 rules/marlborough/rules.yaml:1696:19\n5936 rules/marlborough/rules.yaml:1698:19\n5937 rules/marlborough/rules.yaml:1699:7\n5944 rules/marlborough/rules.yaml:2027:7\n5945 rules/marlborough/rules.yaml:2028:7\n5946 rules/marlborough/rules.yaml:2029:7\n5947 rules/marlborough/rules.yaml:2030:7\n5948 rules/marlborough/rules.yaml:2032:7\n5949 rules/marlborough/rules.yaml:2034:15\n5950 rules/marlborough/rules.yaml:2035:19\n5952 rules/marlborough/rules.yaml:2037:19\n5954 rules/marlborough/rules.yaml:2039:15\n5955 rules/marlborough/rules.yaml:2040:19\n5959 rules/marlborough/rules.yaml:2044:15\n5960 rules/marlborough/rules.yaml:2045:15\n5962 rules/marlborough/rules.yaml:2047:15\n5963 rules/marlborough/rules.yaml:2048:15\n5965 rules/marlborough/rules.yaml:2050:15\n5966 rules/marlborough/rules.yaml:2051:15\n5968 rules/marlborough/rules.yaml:2053:15\n5973 rules/marlborough/rules.yaml:2382:7\n5980 rules/marlborough/rules.yaml:2383:7\n5987 rules/marlborough/rules.yaml:2384:7\n6001 rules/marlborough/rules.yaml:2385:7\n6002 rules/marlborough/rules.yaml:2386:11\n6005 rules/marlborough/rules.yaml:2387:7\n6006 rules/marlborough/rules.yaml:2388:7\n6007 rules/marlborough/rules.yaml:2389:7\n6010 rules/marlborough/rules.yaml:2391:7\n6011 rules/marlborough/rules.yaml:2392:7\n6012 rules/marlborough/rules.yaml:2393:11\n6013 rules/marlborough/rules.yaml:2395:7\n6014 rules/marlborough/rules.yaml:2396:11\n6015 rules/marlborough/rules.yaml:2397:7\n6016 rules/marlborough/rules.yaml:2398:7\n6026 rules/marlborough/rules.yaml:2399:7\n6027 rules/marlborough/rules.yaml:2400:11\n6028 rules/marlborough/rules.yaml:2401:15\n6030 rules/marlborough/rules.yaml:2403:7\n6047 rules/marlborough/rules.yaml:2404:7\n6048 rules/marlborough/rules.yaml:2405:11\n6049 rules/marlborough/rules.yaml:2406:7\n6050 rules/marlborough/rules.yaml:2407:7\n6051 rules/marlborough/rules.yaml:2408:11\n6052 rules/marlborough/rules.yaml:2409:11\n6068 rules/marlborough/rules.yaml:2410:11\n6069 rules/marlborough/rules.yaml:2411:11\n6073 rules/marlborough/rules.yaml:2362:7\n6074 rules/marlborough/rules.yaml:2363:7\n6075 rules/marlborough/rules.yaml:2364:11\n6076 rules/marlborough/rules.yaml:2365:11\n6077 rules/marlborough/rules.yaml:2366:15\n6078 rules/marlborough/rules.yaml:2367:15\n6079 rules/marlborough/rules.yaml:2368:7\n6084 rules/marlborough/rules.yaml:2336:7\n6094 rules/marlborough/rules.yaml:2337:7\n6095 rules/marlborough/rules.yaml:2339:11\n6096 rules/marlborough/rules.yaml:2340:7\n6097 rules/marlborough/rules.yaml:2341:7\n6104 rules/marlborough/rules.yaml:2342:7\n6105 rules/marlborough/rules.yaml:2343:7\n6106 rules/marlborough/rules.yaml:2344:11\n6113 rules/marlborough/rules.yaml:2346:7\n6118 rules/marlborough/rules.yaml:764:7\n6123 rules/marlborough/rules.yaml:765:7\n6128 rules/marlborough/rules.yaml:766:7\n6134 rules/marlborough/rules.yaml:2348:11\n6135 rules/marlborough/rules.yaml:2349:15\n6142 rules/marlborough/rules.yaml:2350:15\n6143 rules/marlborough/rules.yaml:2351:15\n6149 rules/marlborough/rules.yaml:2212:7\n6150 rules/marlborough/rules.yaml:2213:11\n6151 rules/marlborough/rules.yaml:2214:11\n6160 rules/marlborough/rules.yaml:2215:15\n6161 rules/marlborough/rules.yaml:2216:15\n6162 rules/marlborough/rules.yaml:2217:19\n6165 rules/marlborough/rules.yaml:2218:19\n6173 rules/marlborough/rules.yaml:976:7\n6174 rules/marlborough/rules.yaml:977:7\n6175 rules/marlborough/rules.yaml:978:11\n6176 rules/marlborough/rules.yaml:979:7\n6179 rules/marlborough/rules.yaml:981:11\n6180 rules/marlborough/rules.yaml:982:7\n6181 rules/marlborough/rules.yaml:983:11\n6182 rules/marlborough/rules.yaml:984:15\n6183 rules/marlborough/rules.yaml:985:7\n6184 rules/marlborough/rules.yaml:986:7\n6185 rules/marlborough/rules.yaml:987:7\n6186 rules/marlborough/rules.yaml:988:11\n6187 rules/marlborough/rules.yaml:989:7\n6188 rules/marlborough/rules.yaml:990:7\n6189 rules/marlborough/rules.yaml:991:7\n6190 rules/marlborough/rules.yaml:992:7\n6208 rules/marlborough/rules.yaml:993:7\n6217 rules/marlborough/rules.yaml:994:11\n6222 rules/marlborough/rules.yaml:995:7\n6223 rules/marlborough/rules.yaml:997:11\n6224 rules/marlborough/rules.yaml:998:15\n6225 rules/marlborough/rules.yaml:999:11\n6226 rules/marlborough/rules.yaml:1000:7\n6233 rules/marlborough/rules.yaml:1001:7\n6234 rules/marlborough/rules.yaml:1002:11\n6240 rules/marlborough/rules.yaml:2498:3\n6241 rules/marlborough/rules.yaml:2498:3\n6243 rules/marlborough/rules.yaml:2498:3\n6244 rules/marlborough/rules.yaml:2498:3\n6245 rules/marlborough/rules.yaml:2498:3\n6246 rules/marlborough/rules.yaml:2498:3\n6247 rules/marlborough/rules.yaml:2498:3\n6248 rules/marlborough/rules.yaml:2498:3\n6255 rules/marlborough/rules.yaml:2498:3\n6256 rules/marlborough/rules.yaml:2498:3\n6257 rules/marlborough/rules.yaml:2498:3\n6258 rules/marlborough/rules.yaml:2498:3\n6269 rules/marlborough/rules.yaml:2498:3\n6270 rules/marlborough/rules.yaml:2498:3\n6272 rules/marlborough/rules.yaml:2498:3\n6273 rules/marlborough/rules.yaml:2498:3\n6274 rules/marlborough/rules.yaml:2498:3\n6276 rules/marlborough/rules.yaml:2498:3\n6277 rules/marlborough/rules.yaml:2498:3\n6278 rules/marlborough/rules.yaml:2498:3\n6292 rules/marlborough/rules.yaml:1441:7\n6298 rules/marlborough/rules.yaml:1442:7\n6312 rules/marlborough/rules.yaml:1443:7\n6323 rules/marlborough/rules.yaml:1444:7\n6334 rules/marlborough/rules.yaml:1445:11\n6335 rules/marlborough/rules.yaml:1447:7\n6340 rules/marlborough/rules.yaml:1448:7\n6348 rules/marlborough/rules.yaml:1449:7\n6349 rules/marlborough/rules.yaml:1450:11\n6350 rules/marlborough/rules.yaml:1451:7\n6351 rules/marlborough/rules.yaml:1452:11\n6352 rules/marlborough/rules.yaml:1453:7\n6353 rules/marlborough/rules.yaml:1454:11\n6354 rules/marlborough/rules.yaml:1455:7\n6355 rules/marlborough/rules.yaml:1456:11\n6356 rules/marlborough/rules.yaml:1457:15\n6360 rules/marlborough/rules.yaml:1461:7\n6361 rules/marlborough/rules.yaml:1462:11\n6364 rules/marlborough/rules.yaml:1463:15\n6365 rules/marlborough/rules.yaml:1464:19\n6368 rules/marlborough/rules.yaml:1468:7\n6369 rules/marlborough/rules.yaml:1469:11\n6370 rules/marlborough/rules.yaml:1471:11\n6371 rules/marlborough/rules.yaml:1472:15\n6374 rules/marlborough/rules.yaml:1473:15\n6375 rules/marlborough/rules.yaml:1474:19\n6382 rules/marlborough/rules.yaml:1475:19\n6383 rules/marlborough/rules.yaml:1476:7\n6384 rules/marlborough/rules.yaml:1477:11\n6385 rules/marlborough/rules.yaml:1478:7\n6401 rules/marlborough/rules.yaml:1479:7\n6410 rules/marlborough/rules.yaml:1480:11\n6411 rules/marlborough/rules.yaml:1481:7\n6412 rules/marlborough/rules.yaml:1482:7\n6413 rules/marlborough/rules.yaml:1483:11\n6414 rules/marlborough/rules.yaml:1484:7\n6415 rules/marlborough/rules.yaml:1485:7\n6416 rules/marlborough/rules.yaml:1486:11\n6417 rules/marlborough/rules.yaml:1487:11\n6418 rules/marlborough/rules.yaml:1488:15\n6437 rules/marlborough/rules.yaml:1489:11\n6438 rules/marlborough/rules.yaml:1490:11\n6443 rules/marlborough/rules.yaml:1321:7\n6461 rules/marlborough/rules.yaml:1322:7\n6462 rules/marlborough/rules.yaml:1323:7\n6463 rules/marlborough/rules.yaml:1324:11\n6487 rules/marlborough/rules.yaml:1325:7\n6488 rules/marlborough/rules.yaml:1326:7\n6489 rules/marlborough/rules.yaml:1327:11\n6490 rules/marlborough/rules.yaml:1329:11\n6491 rules/marlborough/rules.yaml:1330:7\n6492 rules/marlborough/rules.yaml:1331:7\n6493 rules/marlborough/rules.yaml:1332:7\n6494 rules/marlborough/rules.yaml:1333:7\n6510 rules/marlborough/rules.yaml:1334:7\n6524 rules/marlborough/rules.yaml:1335:7\n6525 rules/marlborough/rules.yaml:1336:11\n6526 rules/marlborough/rules.yaml:1338:7\n6535 rules/marlborough/rules.yaml:1339:11\n6536 rules/marlborough/rules.yaml:1340:11\n6537 rules/marlborough/rules.yaml:1341:7\n6548 rules/marlborough/rules.yaml:1342:7\n6549 rules/marlborough/rules.yaml:1343:7\n6550 rules/marlborough/rules.yaml:1344:11\n6551 rules/marlborough/rules.yaml:1345:11\n6552 rules/marlborough/rules.yaml:1346:15\n6553 rules/marlborough/rules.yaml:1347:11\n6554 rules/marlborough/rules.yaml:1348:15\n6556 rules/marlborough/rules.yaml:1351:15\n6557 rules/marlborough/rules.yaml:1353:7\n6558 rules/marlborough/rules.yaml:1354:7\n6559 rules/marlborough/rules.yaml:1355:11\n6571 rules/marlborough/rules.yaml:1356:7\n6572 rules/marlborough/rules.yaml:1357:11\n6573 rules/marlborough/rules.yaml:1358:7\n6574 rules/marlborough/rules.yaml:1359:7\n6575 rules/marlborough/rules.yaml:1360:11\n6576 rules/marlborough/rules.yaml:1361:15\n6578 rules/marlborough/rules.yaml:1362:15\n6581 rules/marlborough/rules.yaml:1366:7\n6582 rules/marlborough/rules.yaml:1367:11\n6583 rules/marlborough/rules.yaml:1369:11\n6584 rules/marlborough/rules.yaml:1370:15\n6585 rules/marlborough/rules.yaml:1371:15\n6586 rules/marlborough/rules.yaml:1372:19\n6593 rules/marlborough/rules.yaml:1373:19\n6594 rules/marlborough/rules.yaml:1374:7\n6604 rules/marlborough/rules.yaml:1375:7\n6605 rules/marlborough/rules.yaml:1376:11\n6606 rules/marlborough/rules.yaml:1377:7\n6607 rules/marlborough/rules.yaml:1378:7\n6608 rules/marlborough/rules.yaml:1379:11\n6609 rules/marlborough/rules.yaml:1380:7\n6610 rules/marlborough/rules.yaml:1381:7\n6611 rules/marlborough/rules.yaml:1382:11\n6612 rules/marlborough/rules.yaml:1383:11\n6613 rules/marlborough/rules.yaml:1384:15\n6620 rules/marlborough/rules.yaml:1385:15\n6621 rules/marlborough/rules.yaml:1386:15\n6622 rules/marlborough/rules.yaml:1387:19\n6623 rules/marlborough/rules.yaml:1389:11\n6632 rules/marlborough/rules.yaml:1390:11\n6633 rules/marlborough/rules.yaml:1391:15\n6640 rules/marlborough/rules.yaml:1392:11\n6641 rules/marlborough/rules.yaml:1393:15\n6648 rules/marlborough/rules.yaml:1394:11\n6649 rules/marlborough/rules.yaml:1395:11\n6650 rules/marlborough/rules.yaml:1396:11\n6651 rules/marlborough/rules.yaml:1397:11\n6652 rules/marlborough/rules.yaml:1398:15\n6653 rules/marlborough/rules.yaml:1399:11\n6658 rules/marlborough/rules.yaml:1981:7\n6661 rules/marlborough/rules.yaml:1982:11\n6662 rules/marlborough/rules.yaml:1983:11\n6663 rules/marlborough/rules.yaml:1984:11\n6664 rules/marlborough/rules.yaml:1985:15\n6670 rules/marlborough/rules.yaml:1987:15\n6674 rules/marlborough/flow.yaml:11:7\n6675 rules/marlborough/flow.yaml:12:11\n6689 rules/marlborough/rules.yaml:941:7\n6690 rules/marlborough/rules.yaml:942:7\n6691 rules/marlborough/rules.yaml:943:7\n6692 rules/marlborough/rules.yaml:944:11\n6693 rules/marlborough/rules.yaml:945:11\n6694 rules/marlborough/rules.yaml:946:15\n6695 rules/marlborough/rules.yaml:947:15\n6696 rules/marlborough/rules.yaml:948:7\n6701 rules/marlborough/rules.yaml:949:11\n6702 rules/marlborough/rules.yaml:950:11\n6709 rules/marlborough/rules.yaml:951:11\n6710 rules/marlborough/rules.yaml:952:11\n6711 rules/marlborough/rules.yaml:953:11\n6712 rules/marlborough/rules.yaml:954:7\n6713 rules/marlborough/rules.yaml:955:11\n6718 rules/marlborough/rules.yaml:1549:7\n6719 rules/marlborough/rules.yaml:1550:7\n6720 rules/marlborough/rules.yaml:1551:11\n6721 rules/marlborough/rules.yaml:1552:11\n6722 rules/marlborough/rules.yaml:1553:7\n6725 rules/marlborough/rules.yaml:1554:7\n6726 rules/marlborough/rules.yaml:1555:7\n6734 rules/marlborough/rules.yaml:1999:7\n6735 rules/marlborough/rules.yaml:2000:7\n6736 rules/marlborough/rules.yaml:2001:11\n6737 rules/marlborough/rules.yaml:2002:11\n6744 rules/marlborough/rules.yaml:2003:15\n6745 rules/marlborough/rules.yaml:2004:15\n6757 rules/marlborough/rules.yaml:2005:15\n6779 rules/marlborough/rules.yaml:2006:15\n6780 rules/marlborough/rules.yaml:2007:15\n6781 rules/marlborough/rules.yaml:2008:19\n6788 rules/marlborough/rules.yaml:2009:19\n6789 rules/marlborough/rules.yaml:2010:23\n6792 rules/marlborough/rules.yaml:2011:23\n6793 rules/marlborough/rules.yaml:2013:19\n6794 rules/marlborough/rules.yaml:2014:23\n6795 rules/marlborough/rules.yaml:2015:23\n6800 rules/marlborough/rules.yaml:1647:7\n6804 rules/marlborough/rules.yaml:1648:7\n6805 rules/marlborough/rules.yaml:1649:11\n6806 rules/marlborough/rules.yaml:1650:11\n6807 rules/marlborough/rules.yaml:1651:7\n6808 rules/marlborough/rules.yaml:1652:11\n6812 rules/marlborough/flow.yaml:104:7\n6813 rules/marlborough/flow.yaml:105:11\n6817 rules/marlborough/flow.yaml:50:7\n6820 rules/marlborough/flow.yaml:51:11\n6821 rules/marlborough/flow.yaml:52:15\n6825 rules/marlborough/flow.yaml:67:7\n6828 rules/marlborough/flow.yaml:68:11\n6829 rules/marlborough/flow.yaml:69:15\n6833 rules/marlborough/flow.yaml:85:7\n6837 rules/marlborough/flow.yaml:61:7\n6838 rules/marlborough/flow.yaml:62:11\n6839 rules/marlborough/flow.yaml:63:15\n6843 rules/marlborough/flow.yaml:89:7\n6844 rules/marlborough/flow.yaml:90:11\n6848 rules/marlborough/flow.yaml:45:7\n6849 rules/marlborough/flow.yaml:46:11\n6853 rules/marlborough/flow.yaml:79:7\n6854 rules/marlborough/flow.yaml:80:11\n6855 rules/marlborough/flow.yaml:81:15\n6859 rules/marlborough/flow.yaml:56:7\n6860 rules/marlborough/flow.yaml:57:11\n6865 rules/marlborough/rules.yaml:1043:7\n6871 rules/marlborough/rules.yaml:1044:7\n6872 rules/marlborough/rules.yaml:1045:11\n6873 rules/marlborough/rules.yaml:1046:7\n6880 rules/marlborough/rules.yaml:1047:7\n6885 rules/marlborough/rules.yaml:2095:7\n6890 rules/marlborough/rules.yaml:2096:7\n6891 rules/marlborough/rules.yaml:2098:11\n6892 rules/marlborough/rules.yaml:2099:7\n6893 rules/marlborough/rules.yaml:2100:7\n6913 rules/marlborough/rules.yaml:1018:7\n6914 rules/marlborough/rules.yaml:1019:7\n6922 rules/marlborough/rules.yaml:1020:11\n6923 rules/marlborough/rules.yaml:1021:7\n6969 rules/marlborough/rules.yaml:1022:7\n6970 rules/marlborough/rules.yaml:1023:11\n6971 rules/marlborough/rules.yaml:1024:7\n6989 rules/marlborough/rules.yaml:1025:7\n6995 rules/marlborough/rules.yaml:1026:7\n6996 rules/marlborough/rules.yaml:1027:11\n6998 rules/marlborough/rules.yaml:1028:11\n7002 rules/marlborough/rules.yaml:1029:15\n7003 rules/marlborough/rules.yaml:1030:7\n7004 rules/marlborough/rules.yaml:1031:11\n7005 rules/marlborough/rules.yaml:1032:11\n7006 rules/marlborough/rules.yaml:1033:7\n7028 rules/marlborough/rules.yaml:1034:11\n7041 rules/marlborough/rules.yaml:1035:15\n7043 rules/marlborough/rules.yaml:1036:15\n7093 rules/marlborough/rules.yaml:1125:7\n7094 rules/marlborough/rules.yaml:1126:7\n7111 rules/marlborough/rules.yaml:1127:7\n7112 rules/marlborough/rules.yaml:1128:11\n7114 rules/marlborough/rules.yaml:1129:7\n7115 rules/marlborough/rules.yaml:1130:11\n7117 rules/marlborough/rules.yaml:1131:7\n7120 rules/marlborough/rules.yaml:1132:7\n7121 rules/marlborough/rules.yaml:1133:7\n7122 rules/marlborough/rules.yaml:1134:7\n7127 rules/marlborough/rules.yaml:1135:11\n7128 rules/marlborough/rules.yaml:1136:11\n7156 rules/marlborough/rules.yaml:1139:11\n7157 rules/marlborough/rules.yaml:1140:11\n7158 rules/marlborough/rules.yaml:1141:11\n7159 rules/marlborough/rules.yaml:1143:19\n7160 rules/marlborough/rules.yaml:1144:23\n7162 rules/marlborough/rules.yaml:1146:23\n7163 rules/marlborough/rules.yaml:1147:23\n7173 rules/marlborough/rules.yaml:1153:19\n7176 rules/marlborough/rules.yaml:1149:19\n7180 rules/marlborough/rules.yaml:1151:19\n7189 rules/marlborough/rules.yaml:1155:11\n7190 rules/marlborough/rules.yaml:1156:11\n7193 rules/marlborough/rules.yaml:1157:11\n7198 rules/marlborough/rules.yaml:1158:11\n7199 rules/marlborough/rules.yaml:1159:11\n7220 rules/marlborough/rules.yaml:1160:15\n7271 rules/marlborough/rules.yaml:1163:15\n7272 rules/marlborough/rules.yaml:1164:15\n7278 rules/marlborough/rules.yaml:1166:15\n7290 rules/marlborough/rules.yaml:1167:15\n7291 rules/marlborough/rules.yaml:1168:15\n7308 rules/marlborough/rules.yaml:1169:15\n7309 rules/marlborough/rules.yaml:1170:15\n7315 rules/marlborough/rules.yaml:1172:15\n7327 rules/marlborough/rules.yaml:1173:15\n7328 rules/marlborough/rules.yaml:1174:15\n7345 rules/marlborough/rules.yaml:1175:15\n7346 rules/marlborough/rules.yaml:1176:15\n7349 rules/marlborough/rules.yaml:1177:11\n7350 rules/marlborough/rules.yaml:1178:11\n7351 rules/marlborough/rules.yaml:1179:11\n7352 rules/marlborough/rules.yaml:1180:11\n7353 rules/marlborough/rules.yaml:1181:11\n7354 rules/marlborough/rules.yaml:1182:11\n7355 rules/marlborough/rules.yaml:1183:11\n7366 rules/marlborough/rules.yaml:1185:19\n7373 rules/marlborough/rules.yaml:1186:19\n7390 rules/marlborough/rules.yaml:1187:23\n7391 rules/marlborough/rules.yaml:1188:23\n7395 rules/marlborough/rules.yaml:1190:19\n7400 rules/marlborough/rules.yaml:1195:23\n7403 rules/marlborough/rules.yaml:1191:23\n7407 rules/marlborough/rules.yaml:1193:23\n7411 rules/marlborough/rules.yaml:1197:19\n7412 rules/marlborough/rules.yaml:1198:19\n7425 rules/marlborough/rules.yaml:1199:19\n7428 rules/marlborough/rules.yaml:1202:23\n7431 rules/marlborough/rules.yaml:1200:23\n7435 rules/marlborough/rules.yaml:1204:19\n7442 rules/marlborough/rules.yaml:1205:19\n7449 rules/marlborough/rules.yaml:1206:19\n7474 rules/marlborough/rules.yaml:1207:23\n7478 rules/marlborough/rules.yaml:1209:19\n7521 rules/marlborough/rules.yaml:2458:3\n7526 rules/marlborough/rules.yaml:2458:3\n7528 rules/marlborough/rules.yaml:2458:3\n7529 rules/marlborough/rules.yaml:2458:3\n7530 rules/marlborough/rules.yaml:2458:3\n7531 rules/marlborough/rules.yaml:2458:3\n7532 rules/marlborough/rules.yaml:2458:3\n7533 rules/marlborough/rules.yaml:2458:3\n7546 rules/marlborough/rules.yaml:2458:3\n7547 rules/marlborough/rules.yaml:2458:3\n7559 rules/marlborough/rules.yaml:2458:3\n7565 rules/marlborough/rules.yaml:2458:3\n7578 rules/marlborough/rules.yaml:2458:3\n7579 rules/marlborough/rules.yaml:2458:3\n7601 rules/marlborough/rules.yaml:2458:3\n7641 rules/marlborough/rules.yaml:2458:3\n7642 rules/marlborough/rules.yaml:2458:3\n7644 rules/marlborough/rules.yaml:2458:3\n7645 rules/marlborough/rules.yaml:2458:3\n7649 rules/marlborough/rules.yaml:2458:3\n7690 rules/marlborough/rules.yaml:1220:7\n7691 rules/marlborough/rules.yaml:1221:7\n7700 rules/marlborough/rules.yaml:1222:7\n7719 rules/marlborough/rules.yaml:1223:7\n7720 rules/marlborough/rules.yaml:1224:7\n7721 rules/marlborough/rules.yaml:1225:7\n7722 rules/marlborough/rules.yaml:1226:7\n7723 rules/marlborough/rules.yaml:1227:11\n7724 rules/marlborough/rules.yaml:1228:7\n7725 rules/marlborough/rules.yaml:1229:7\n7726 rules/marlborough/rules.yaml:1230:7\n7734 rules/marlborough/rules.yaml:1231:7\n7742 rules/marlborough/rules.yaml:1232:7\n7743 rules/marlborough/rules.yaml:1233:7\n7744 rules/marlborough/rules.yaml:1234:7\n7745 rules/marlborough/rules.yaml:1235:7\n7746 rules/marlborough/rules.yaml:1236:7\n7747 rules/marlborough/rules.yaml:1237:7\n7748 rules/marlborough/rules.yaml:1238:7\n7794 rules/marlborough/rules.yaml:1239:7\n7795 rules/marlborough/rules.yaml:1240:7\n7796 rules/marlborough/rules.yaml:1241:7\n7797 rules/marlborough/rules.yaml:1242:7\n7824 rules/marlborough/rules.yaml:1243:7\n7876 rules/marlborough/rules.yaml:1244:7\n7877 rules/marlborough/rules.yaml:1245:11\n7904 rules/marlborough/rules.yaml:1246:7\n7905 rules/marlborough/rules.yaml:1247:7\n7916 rules/marlborough/rules.yaml:1249:15\n7917 rules/marlborough/rules.yaml:1250:19\n7918 rules/marlborough/rules.yaml:1251:15\n7925 rules/marlborough/rules.yaml:1252:15\n7932 rules/marlborough/rules.yaml:1253:15\n7937 rules/marlborough/rules.yaml:1254:19\n7941 rules/marlborough/rules.yaml:1256:15\n7951 rules/marlborough/rules.yaml:1257:15\n7958 rules/marlborough/rules.yaml:1258:15\n7965 rules/marlborough/rules.yaml:1259:15\n7972 rules/marlborough/rules.yaml:1260:15\n7977 rules/marlborough/rules.yaml:1261:19\n7981 rules/marlborough/rules.yaml:1263:15\n7982 rules/marlborough/rules.yaml:1264:15\n7989 rules/marlborough/rules.yaml:1265:15\n7996 rules/marlborough/rules.yaml:1266:15\n8011 rules/marlborough/rules.yaml:1267:19\n8014 rules/marlborough/rules.yaml:1269:15\n8021 rules/marlborough/rules.yaml:1270:15\n8028 rules/marlborough/rules.yaml:1271:15\n8041 rules/marlborough/rules.yaml:1272:19\n8042 rules/marlborough/rules.yaml:1273:19\n8043 rules/marlborough/rules.yaml:1274:15\n8050 rules/marlborough/rules.yaml:1275:15\n8057 rules/marlborough/rules.yaml:1276:15\n8062 rules/marlborough/rules.yaml:1277:19\n8066 rules/marlborough/rules.yaml:1279:15\n8067 rules/marlborough/rules.yaml:1280:19\n8068 rules/marlborough/rules.yaml:1281:15\n8069 rules/marlborough/rules.yaml:1282:15\n8070 rules/marlborough/rules.yaml:1283:15\n8077 rules/marlborough/rules.yaml:1284:15\n8084 rules/marlborough/rules.yaml:1285:15\n8089 rules/marlborough/rules.yaml:1286:19\n8109 rules/marlborough/rules.yaml:1911:7\n8110 rules/marlborough/rules.yaml:1912:7\n8111 rules/marlborough/rules.yaml:1913:7\n8135 rules/marlborough/rules.yaml:1914:7\n8136 rules/marlborough/rules.yaml:1915:11\n8139 rules/marlborough/rules.yaml:1916:7\n8140 rules/marlborough/rules.yaml:1917:7\n8172 rules/marlborough/rules.yaml:1740:7\n8189 rules/marlborough/rules.yaml:1741:11\n8190 rules/marlborough/rules.yaml:1742:11\n8211 rules/marlborough/rules.yaml:1743:15\n8218 rules/marlborough/rules.yaml:1744:15\n8258 rules/marlborough/rules.yaml:1745:15\n8259 rules/marlborough/rules.yaml:1746:19\n8260 rules/marlborough/rules.yaml:1747:19\n8266 rules/marlborough/rules.yaml:1749:19\n8267 rules/marlborough/rules.yaml:1750:19\n8275 rules/marlborough/rules.yaml:1751:23\n8290 rules/marlborough/rules.yaml:1752:19\n8292 rules/marlborough/rules.yaml:1753:19\n8293 rules/marlborough/rules.yaml:1754:19\n8324 rules/marlborough/rules.yaml:1885:7\n8325 rules/marlborough/rules.yaml:1886:7\n8326 rules/marlborough/rules.yaml:1887:7\n8327 rules/marlborough/rules.yaml:1888:7\n8357 rules/marlborough/rules.yaml:1891:7\n8358 rules/marlborough/rules.yaml:1892:7\n8359 rules/marlborough/rules.yaml:1893:7\n8360 rules/marlborough/rules.yaml:1894:11\n8363 rules/marlborough/rules.yaml:1895:7\n8364 rules/marlborough/rules.yaml:1896:11\n8367 rules/marlborough/rules.yaml:1897:7\n8368 rules/marlborough/rules.yaml:1898:7\n8369 rules/marlborough/rules.yaml:1899:7\n8370 rules/marlborough/rules.yaml:1900:7\n8371 rules/marlborough/rules.yaml:1901:7\n8372 rules/marlborough/rules.yaml:1902:7\n8401 rules/marlborough/rules.yaml:1953:7\n8410 rules/marlborough/rules.yaml:1954:7\n8416 rules/marlborough/rules.yaml:1955:7\n8417 rules/marlborough/rules.yaml:1956:11\n8418 rules/marlborough/rules.yaml:1957:7\n8419 rules/marlborough/rules.yaml:1958:7\n8426 rules/marlborough/rules.yaml:1959:7\n8453 rules/marlborough/rules.yaml:1843:7\n8454 rules/marlborough/rules.yaml:1844:7\n8455 rules/marlborough/rules.yaml:1845:11\n8464 rules/marlborough/rules.yaml:1847:11\n8468 rules/marlborough/rules.yaml:1849:11\n8469 rules/marlborough/rules.yaml:1850:11\n8480 rules/marlborough/rules.yaml:1851:11\n8481 rules/marlborough/rules.yaml:1852:15\n8484 rules/marlborough/rules.yaml:1853:15\n8489 rules/marlborough/rules.yaml:1855:15\n8496 rules/marlborough/rules.yaml:1856:15\n8502 rules/marlborough/rules.yaml:1858:11\n8521 rules/marlborough/rules.yaml:1859:11\n8524 rules/marlborough/rules.yaml:1863:19\n8525 rules/marlborough/rules.yaml:1864:19\n8532 rules/marlborough/rules.yaml:1861:19\n8536 rules/marlborough/rules.yaml:1866:19\n8545 rules/marlborough/rules.yaml:1867:23\n8549 rules/marlborough/rules.yaml:1869:23\n8550 rules/marlborough/rules.yaml:1870:23\n8554 rules/marlborough/rules.yaml:1872:19\n8555 rules/marlborough/rules.yaml:1873:19\n8578 rules/marlborough/rules.yaml:1926:7\n8579 rules/marlborough/rules.yaml:1927:7\n8593 rules/marlborough/rules.yaml:1928:11\n8594 rules/marlborough/rules.yaml:1929:11\n8617 rules/marlborough/rules.yaml:1930:11\n8618 rules/marlborough/rules.yaml:1931:11\n8627 rules/marlborough/rules.yaml:1932:15\n8656 rules/marlborough/rules.yaml:1933:15\n8657 rules/marlborough/rules.yaml:1934:19\n8663 rules/marlborough/rules.yaml:1936:19\n8664 rules/marlborough/rules.yaml:1937:19\n8672 rules/marlborough/rules.yaml:1938:23\n8682 rules/marlborough/rules.yaml:1939:19\n8687 rules/marlborough/rules.yaml:1940:23\n8692 rules/marlborough/rules.yaml:1942:23\n8721 rules/marlborough/rules.yaml:1803:7\n8728 rules/marlborough/rules.yaml:1804:7\n8736 rules/marlborough/rules.yaml:1805:7\n8737 rules/marlborough/rules.yaml:1806:11\n8738 rules/marlborough/rules.yaml:1807:11\n8743 rules/marlborough/rules.yaml:1809:11\n8749 rules/marlborough/rules.yaml:1810:11\n8754 rules/marlborough/rules.yaml:1811:11\n8755 rules/marlborough/rules.yaml:1812:11\n8765 rules/marlborough/rules.yaml:1813:15\n8776 rules/marlborough/rules.yaml:1815:15\n8784 rules/marlborough/rules.yaml:1816:11\n8786 rules/marlborough/rules.yaml:1817:11\n8809 rules/marlborough/rules.yaml:835:7\n8812 rules/marlborough/rules.yaml:836:7\n8820 rules/marlborough/rules.yaml:837:11\n8832 rules/marlborough/rules.yaml:838:11\n8833 rules/marlborough/rules.yaml:839:15\n8836 rules/marlborough/rules.yaml:840:11\n8837 rules/marlborough/rules.yaml:841:11\n8840 rules/marlborough/rules.yaml:842:7\n8841 rules/marlborough/rules.yaml:843:7\n8854 rules/marlborough/rules.yaml:844:11\n8857 rules/marlborough/rules.yaml:847:15\n8858 rules/marlborough/rules.yaml:848:15\n8864 rules/marlborough/rules.yaml:845:15\n8871 rules/marlborough/rules.yaml:849:11\n8893 rules/marlborough/rules.yaml:2424:7\n8894 rules/marlborough/rules.yaml:2425:7\n8905 rules/marlborough/rules.yaml:2426:11\n8924 rules/marlborough/rules.yaml:2427:11\n8942 rules/marlborough/rules.yaml:2428:11\n8943 rules/marlborough/rules.yaml:2429:15\n8952 rules/marlborough/rules.yaml:2431:15\n8960 rules/marlborough/rules.yaml:2432:15\n8961 rules/marlborough/rules.yaml:2433:19\n8963 rules/marlborough/rules.yaml:2435:19\n8966 rules/marlborough/rules.yaml:2436:19\n8967 rules/marlborough/rules.yaml:2437:19\n8968 rules/marlborough/rules.yaml:2438:19\n8969 rules/marlborough/rules.yaml:2439:19\n8970 rules/marlborough/rules.yaml:2440:23\n8974 rules/marlborough/rules.yaml:2441:7\n8989 rules/marlborough/rules.yaml:1825:7\n8990 rules/marlborough/rules.yaml:1826:7\n9001 rules/marlborough/rules.yaml:1827:7\n9002 rules/marlborough/rules.yaml:1829:15\n9003 rules/marlborough/rules.yaml:1830:19\n9011 rules/marlborough/rules.yaml:1831:23\n9014 rules/marlborough/rules.yaml:1833:15\n9017 rules/marlborough/rules.yaml:1835:15\n9019 rules/marlborough/rules.yaml:1836:7\n9038 rules/marlborough/rules.yaml:1055:7\n9039 rules/marlborough/rules.yaml:1056:11\n9040 rules/marlborough/rules.yaml:1057:7\n9041 rules/marlborough/rules.yaml:1058:7\n9046 rules/marlborough/rules.yaml:1070:15\n9049 rules/marlborough/rules.yaml:1060:15\n9050 rules/marlborough/rules.yaml:1061:15\n9051 rules/marlborough/rules.yaml:1062:15\n9058 rules/marlborough/rules.yaml:1063:15\n9061 rules/marlborough/rules.yaml:1065:15\n9062 rules/marlborough/rules.yaml:1066:15\n9063 rules/marlborough/rules.yaml:1067:15\n9070 rules/marlborough/rules.yaml:1068:15\n9088 rules/marlborough/rules.yaml:1567:7\n9113 rules/marlborough/rules.yaml:1568:11\n9118 rules/marlborough/rules.yaml:1569:11\n9132 rules/marlborough/rules.yaml:1570:15\n9133 rules/marlborough/rules.yaml:1571:15\n9164 rules/marlborough/rules.yaml:1081:7\n9165 rules/marlborough/rules.yaml:1082:7\n9179 rules/marlborough/rules.yaml:1083:7\n9180 rules/marlborough/rules.yaml:1084:11\n9181 rules/marlborough/rules.yaml:1085:15\n9182 rules/marlborough/rules.yaml:1086:7\n9183 rules/marlborough/rules.yaml:1087:7\n9192 rules/marlborough/rules.yaml:1088:7\n9197 rules/marlborough/rules.yaml:1089:11\n9198 rules/marlborough/rules.yaml:1090:11\n9199 rules/marlborough/rules.yaml:1091:11\n9211 rules/marlborough/rules.yaml:1092:11\n9220 rules/marlborough/rules.yaml:1093:11\n9221 rules/marlborough/rules.yaml:1094:15\n9222 rules/marlborough/rules.yaml:1095:19\n9230 rules/marlborough/rules.yaml:1097:15\n9243 rules/marlborough/rules.yaml:1098:15\n9244 rules/marlborough/rules.yaml:1099:19\n9246 rules/marlborough/rules.yaml:1100:15\n9249 rules/marlborough/rules.yaml:1101:7\n9250 rules/marlborough/rules.yaml:1102:7\n9291 rules/marlborough/rules.yaml:2284:7\n9292 rules/marlborough/rules.yaml:2285:7\n9302 rules/marlborough/rules.yaml:2286:7\n9307 rules/marlborough/rules.yaml:2287:7\n9331 rules/marlborough/rules.yaml:2288:7\n9332 rules/marlborough/rules.yaml:2289:11\n9333 rules/marlborough/rules.yaml:2290:7\n9350 rules/marlborough/rules.yaml:2291:7\n9351 rules/marlborough/rules.yaml:2292:11\n9352 rules/marlborough/rules.yaml:2293:7\n9363 rules/marlborough/rules.yaml:2294:11\n9377 rules/marlborough/rules.yaml:2295:11\n9378 rules/marlborough/rules.yaml:2296:11\n9379 rules/marlborough/rules.yaml:2297:11\n9380 rules/marlborough/rules.yaml:2298:15\n9381 rules/marlborough/rules.yaml:2299:19\n9387 rules/marlborough/rules.yaml:2301:15\n9388 rules/marlborough/rules.yaml:2302:15\n9389 rules/marlborough/rules.yaml:2303:19\n9401 rules/marlborough/rules.yaml:2305:19\n9427 rules/marlborough/rules.yaml:2306:19\n9431 rules/marlborough/rules.yaml:2307:7\n9442 rules/marlborough/rules.yaml:2308:11\n9443 rules/marlborough/rules.yaml:2309:11\n9444 rules/marlborough/rules.yaml:2310:11\n9445 rules/marlborough/rules.yaml:2311:11\n9454 rules/marlborough/rules.yaml:2312:11\n9455 rules/marlborough/rules.yaml:2313:11\n9458 rules/marlborough/rules.yaml:2314:11\n9464 rules/marlborough/rules.yaml:2315:15\n9476 rules/marlborough/rules.yaml:2316:19\n9493 rules/marlborough/rules.yaml:2317:19\n9513 rules/marlborough/rules.yaml:2318:23\n9550 rules/marlborough/rules.yaml:2319:23\n9551 rules/marlborough/rules.yaml:2320:23\n9555 rules/marlborough/rules.yaml:2321:7\n9556 rules/marlborough/rules.yaml:2322:11\n9578 rules/marlborough/rules.yaml:1501:7\n9579 rules/marlborough/rules.yaml:1502:7\n9595 rules/marlborough/rules.yaml:1503:7\n9606 rules/marlborough/rules.yaml:1504:11\n9633 rules/marlborough/rules.yaml:1505:15\n9646 rules/marlborough/rules.yaml:1506:15\n9652 rules/marlborough/rules.yaml:1507:19\n9653 rules/marlborough/rules.yaml:1508:19\n9656 rules/marlborough/rules.yaml:1518:23\n9660 rules/marlborough/rules.yaml:1509:23\n9661 rules/marlborough/rules.yaml:1510:23\n9697 rules/marlborough/rules.yaml:1511:23\n9698 rules/marlborough/rules.yaml:1512:27\n9700 rules/marlborough/rules.yaml:1513:23\n9712 rules/marlborough/rules.yaml:1514:23\n9713 rules/marlborough/rules.yaml:1515:27\n9714 rules/marlborough/rules.yaml:1516:31\n9743 rules/marlborough/rules.yaml:2479:3\n9748 rules/marlborough/rules.yaml:2479:3\n9750 rules/marlborough/rules.yaml:2479:3\n9751 rules/marlborough/rules.yaml:2479:3\n9752 rules/marlborough/rules.yaml:2479:3\n9753 rules/marlborough/rules.yaml:2479:3\n9754 rules/marlborough/rules.yaml:2479:3\n9755 rules/marlborough/rules.yaml:2479:3\n9768 rules/marlborough/rules.yaml:2479:3\n9769 rules/marlborough/rules.yaml:2479:3\n9781 rules/marlborough/rules.yaml:2479:3\n9787 rules/marlborough/rules.yaml:2479:3\n9792 rules/marlborough/rules.yaml:2479:3\n9793 rules/marlborough/rules.yaml:2479:3\n9815 rules/marlborough/rules.yaml:2479:3\n9855 rules/marlborough/rules.yaml:2479:3\n9856 rules/marlborough/rules.yaml:2479:3\n9858 rules/marlborough/rules.yaml:2479:3\n9859 rules/marlborough/rules.yaml:2479:3\n9863 rules/marlborough/rules.yaml:2479:3\n9881 rules/marlborough/rules.yaml:2130:7\n9886 rules/marlborough/rules.yaml:2131:7\n9894 rules/marlborough/rules.yaml:2132:11\n9900 rules/marlborough/rules.yaml:2133:11\n9901 rules/marlborough/rules.yaml:2134:15\n9902 rules/marlborough/rules.yaml:2135:15\n9904 rules/marlborough/rules.yaml:2137:15\n9928 rules/marlborough/rules.yaml:1109:7\n9929 rules/marlborough/rules.yaml:1110:7\n9932 rules/marlborough/rules.yaml:1114:11\n9940 rules/marlborough/rules.yaml:1111:11\n9946 rules/marlborough/rules.yaml:1112:11\n9962 rules/marlborough/rules.yaml:1718:7\n9963 rules/marlborough/rules.yaml:1719:7\n9964 rules/marlborough/rules.yaml:1720:7\n9969 rules/marlborough/rules.yaml:1721:11\n9986 rules/marlborough/rules.yaml:1774:7\n9987 rules/marlborough/rules.yaml:1775:7\n9988 rules/marlborough/rules.yaml:1776:7\n9989 rules/marlborough/rules.yaml:1777:7\n10025 rules/marlborough/rules.yaml:1585:7\n10050 rules/marlborough/rules.yaml:1586:11\n10051 rules/marlborough/rules.yaml:1587:11\n10052 rules/marlborough/rules.yaml:1588:11\n10053 rules/marlborough/rules.yaml:1589:15\n10062 rules/marlborough/rules.yaml:1591:15\n10075 rules/marlborough/rules.yaml:1592:15\n10077 rules/marlborough/rules.yaml:1593:15\n10081 rules/marlborough/rules.yaml:1594:7\n10088 rules/marlborough/rules.yaml:1595:7\n10089 rules/marlborough/rules.yaml:1596:7\n10094 rules/marlborough/rules.yaml:1597:7\n10102 rules/marlborough/rules.yaml:1598:11\n10115 rules/marlborough/rules.yaml:1599:11\n10120 rules/marlborough/rules.yaml:1600:15\n10123 rules/marlborough/rules.yaml:1601:15\n10130 rules/marlborough/rules.yaml:1602:15\n10131 rules/marlborough/rules.yaml:1603:15\n10134 rules/marlborough/rules.yaml:1604:7\n10135 rules/marlborough/rules.yaml:1605:7\n10146 rules/marlborough/rules.yaml:1606:11\n10149 rules/marlborough/rules.yaml:1607:11\n10204 rules/marlborough/rules.yaml:1608:11\n10205 rules/marlborough/rules.yaml:1609:15\n10214 rules/marlborough/rules.yaml:1611:15\n10220 rules/marlborough/rules.yaml:1612:15\n10221 rules/marlborough/rules.yaml:1613:19\n10223 rules/marlborough/rules.yaml:1615:19\n10226 rules/marlborough/rules.yaml:1616:19\n10227 rules/marlborough/rules.yaml:1617:19\n10231 rules/marlborough/rules.yaml:1618:7\n10232 rules/marlborough/rules.yaml:1619:7\n10243 rules/marlborough/rules.yaml:1620:11\n10271 rules/marlborough/rules.yaml:1621:11\n10272 rules/marlborough/rules.yaml:1622:15\n10281 rules/marlborough/rules.yaml:1624:15\n10289 rules/marlborough/rules.yaml:1625:15\n10290 rules/marlborough/rules.yaml:1626:19\n10296 rules/marlborough/rules.yaml:1628:19\n10301 rules/marlborough/rules.yaml:1629:19\n10304 rules/marlborough/rules.yaml:1630:19\n10305 rules/marlborough/rules.yaml:1631:19\n10309 rules/marlborough/rules.yaml:1632:23\n10311 rules/marlborough/rules.yaml:1633:23\n10320 rules/marlborough/rules.yaml:1635:23\n10333 rules/marlborough/rules.yaml:1636:23\n10335 rules/marlborough/rules.yaml:1637:23\n10401 rules/marlborough/rules.yaml:1528:7\n10422 rules/marlborough/rules.yaml:1529:7\n10427 rules/marlborough/rules.yaml:1530:11\n10428 rules/marlborough/rules.yaml:1531:7\n10429 rules/marlborough/rules.yaml:1532:7\n10450 rules/marlborough/rules.yaml:1533:7\n10451 rules/marlborough/rules.yaml:1534:11\n10452 rules/marlborough/rules.yaml:1535:11\n10453 rules/marlborough/rules.yaml:1536:15\n10454 rules/marlborough/rules.yaml:1537:11\n10455 rules/marlborough/rules.yaml:1538:7\n10468 rules/marlborough/rules.yaml:1539:7\n10469 rules/marlborough/rules.yaml:1540:11\n10471 rules/marlborough/rules.yaml:1541:7\n10497 rules/marlborough/rules.yaml:2517:1\n10498 rules/marlborough/rules.yaml:2517:1\n10499 rules/marlborough/rules.yaml:2517:1\n10510 rules/marlborough/rules.yaml:2517:1\n10511 rules/marlborough/rules.yaml:2517:1\n10523 rules/marlborough/rules.yaml:2517:1\n10542 rules/marlborough/rules.yaml:2517:1\n10576 rules/marlborough/rules.yaml:2517:1\n10577 rules/marlborough/rules.yaml:2517:1\n10583 rules/marlborough/rules.yaml:2517:1\n10584 rules/marlborough/rules.yaml:2517:1\n10585 rules/marlborough/rules.yaml:2517:1\n10586 rules/marlborough/rules.yaml:2517:1\n10587 rules/marlborough/rules.yaml:2517:1\n10588 rules/marlborough/rules.yaml:2517:1\n10599 rules/marlborough/rules.yaml:2517:1\n10622 rules/marlborough/rules.yaml:2517:1\n10665 rules/marlborough/rules.yaml:2517:1\n10666 rules/marlborough/rules.yaml:2517:1\n10667 rules/marlborough/rules.yaml:2517:1\n10671 rules/marlborough/rules.yaml:2517:1\n10672 rules/marlborough/rules.yaml:2517:1\n10673 rules/marlborough/rules.yaml:2517:1\n10674 rules/marlborough/rules.yaml:2517:1\n10700 rules/marlborough/rules.yaml:1784:7\n10706 rules/marlborough/rules.yaml:1785:7\n10727 rules/marlborough/rules.yaml:1786:7\n10728 rules/marlborough/rules.yaml:1787:11\n10729 rules/marlborough/rules.yaml:1788:11\n10735 rules/marlborough/rules.yaml:1789:15\n10736 rules/marlborough/rules.yaml:1790:7\n10763 rules/marlborough/rules.yaml:1791:11\n10788 rules/marlborough/rules.yaml:1792:7\n10809 rules/marlborough/rules.yaml:1793:11\n10845 rules/marlborough/rules.yaml:2115:7\n10864 rules/marlborough/rules.yaml:2116:7\n10865 rules/marlborough/rules.yaml:2117:11\n10866 rules/marlborough/rules.yaml:2118:11\n10867 rules/marlborough/rules.yaml:2119:7\n10878 rules/marlborough/rules.yaml:2120:7\n10896 rules/marlborough/rules.yaml:2121:7\n10898 rules/marlborough/rules.yaml:2122:7\n10938 rules/marlborough/rules.yaml:1408:7\n10939 rules/marlborough/rules.yaml:1409:11\n10940 rules/marlborough/rules.yaml:1410:7\n10941 rules/marlborough/rules.yaml:1411:7\n10942 rules/marlborough/rules.yaml:1412:7\n10953 rules/marlborough/rules.yaml:1413:11\n10958 rules/marlborough/rules.yaml:1414:15\n10962 rules/marlborough/rules.yaml:1416:15\n10969 rules/marlborough/rules.yaml:1417:11\n10974 rules/marlborough/rules.yaml:1418:15\n10981 rules/marlborough/rules.yaml:1419:11\n10982 rules/marlborough/rules.yaml:1420:15\n10984 rules/marlborough/rules.yaml:1422:15\n10985 rules/marlborough/rules.yaml:1423:11\n11000 rules/marlborough/rules.yaml:2452:7\n11002 rules/marlborough/rules.yaml:2453:7\n11013 rules/marlborough/rules.yaml:2454:7\n11017 rules/marlborough/rules.yaml:2455:7\n11038 rules/marlborough/rules.yaml:2168:7\n11039 rules/marlborough/rules.yaml:2169:7\n11040 rules/marlborough/rules.yaml:2170:11\n11041 rules/marlborough/rules.yaml:2171:7\n11058 rules/marlborough/rules.yaml:2172:7\n11062 rules/marlborough/rules.yaml:2173:7\n11063 rules/marlborough/rules.yaml:2174:7\n11070 rules/marlborough/rules.yaml:2175:11\n11071 rules/marlborough/rules.yaml:2176:7\n11082 rules/marlborough/rules.yaml:2177:7\n11083 rules/marlborough/rules.yaml:2178:11\n11084 rules/marlborough/rules.yaml:2179:7\n11085 rules/marlborough/rules.yaml:2180:7\n11086 rules/marlborough/rules.yaml:2181:7\n11087 rules/marlborough/rules.yaml:2182:7\n11088 rules/marlborough/rules.yaml:2183:7\n11089 rules/marlborough/rules.yaml:2185:15\n11100 rules/marlborough/rules.yaml:2187:15\n11104 rules/marlborough/rules.yaml:2189:15\n11108 rules/marlborough/rules.yaml:2191:15\n11115 rules/marlborough/rules.yaml:2192:15\n11119 rules/marlborough/rules.yaml:2194:15\n11126 rules/marlborough/rules.yaml:2195:15\n11135 rules/marlborough/rules.yaml:2196:15\n11143 rules/marlborough/rules.yaml:2197:19\n11149 rules/marlborough/rules.yaml:2198:19\n11152 rules/marlborough/rules.yaml:2199:15\n11240 rules/marlborough/rules.yaml:2147:7\n11241 rules/marlborough/rules.yaml:2148:7\n11242 rules/marlborough/rules.yaml:2149:7\n11243 rules/marlborough/rules.yaml:2150:11\n11244 rules/marlborough/rules.yaml:2151:11\n11245 rules/marlborough/rules.yaml:2152:7\n11248 rules/marlborough/rules.yaml:2153:7\n11249 rules/marlborough/rules.yaml:2154:7\n11252 rules/marlborough/rules.yaml:2155:7\n11253 rules/marlborough/rules.yaml:2156:7\n11260 rules/marlborough/rules.yaml:2157:7\n11261 rules/marlborough/rules.yaml:2158:11\n11278 rules/marlborough/rules.yaml:2255:7\n11279 rules/marlborough/rules.yaml:2256:7\n11290 rules/marlborough/rules.yaml:2257:11\n11300 rules/marlborough/rules.yaml:2258:11\n11305 rules/marlborough/rules.yaml:2259:11\n11306 rules/marlborough/rules.yaml:2260:15\n11315 rules/marlborough/rules.yaml:2262:15\n11321 rules/marlborough/rules.yaml:2263:15\n11322 rules/marlborough/rules.yaml:2264:19\n11324 rules/marlborough/rules.yaml:2266:19\n11327 rules/marlborough/rules.yaml:2267:19\n11328 rules/marlborough/rules.yaml:2268:19\n11351 rules/marlborough/rules.yaml:1681:7\n11352 rules/marlborough/rules.yaml:1682:7\n11353 rules/marlborough/rules.yaml:1683:7\n11354 rules/marlborough/rules.yaml:1684:7\n11365 rules/marlborough/rules.yaml:1685:11\n11375 rules/marlborough/rules.yaml:1686:11\n11376 rules/marlborough/rules.yaml:1687:11\n11377 rules/marlborough/rules.yaml:1688:11\n11378 rules/marlborough/rules.yaml:1689:15\n11389 rules/marlborough/rules.yaml:1691:15\n11402 rules/marlborough/rules.yaml:1692:15\n11409 rules/marlborough/rules.yaml:1694:15\n11422 rules/marlborough/rules.yaml:1695:15\n11423 rules/marlborough/rules.yaml:1696:19\n11425 rules/marlborough/rules.yaml:1698:19\n11429 rules/marlborough/rules.yaml:1699:7\n11432 rules/marlborough/rules.yaml:1700:7\n11457 rules/marlborough/rules.yaml:2027:7\n11458 rules/marlborough/rules.yaml:2028:7\n11459 rules/marlborough/rules.yaml:2029:7\n11460 rules/marlborough/rules.yaml:2030:7\n11461 rules/marlborough/rules.yaml:2031:7\n11462 rules/marlborough/rules.yaml:2032:7\n11463 rules/marlborough/rules.yaml:2034:15\n11464 rules/marlborough/rules.yaml:2035:19\n11466 rules/marlborough/rules.yaml:2037:19\n11471 rules/marlborough/rules.yaml:2044:15\n11472 rules/marlborough/rules.yaml:2045:15\n11479 rules/marlborough/rules.yaml:2053:15\n11482 rules/marlborough/rules.yaml:2039:15\n11485 rules/marlborough/rules.yaml:2042:19\n11488 rules/marlborough/rules.yaml:2040:19\n11492 rules/marlborough/rules.yaml:2047:15\n11493 rules/marlborough/rules.yaml:2048:15\n11497 rules/marlborough/rules.yaml:2050:15\n11498 rules/marlborough/rules.yaml:2051:15\n11528 rules/marlborough/rules.yaml:2382:7\n11529 rules/marlborough/rules.yaml:2383:7\n11530 rules/marlborough/rules.yaml:2384:7\n11548 rules/marlborough/rules.yaml:2385:7\n11549 rules/marlborough/rules.yaml:2386:11\n11552 rules/marlborough/rules.yaml:2387:7\n11553 rules/marlborough/rules.yaml:2388:7\n11554 rules/marlborough/rules.yaml:2389:7\n11563 rules/marlborough/rules.yaml:2390:7\n11564 rules/marlborough/rules.yaml:2391:7\n11565 rules/marlborough/rules.yaml:2392:7\n11566 rules/marlborough/rules.yaml:2393:11\n11567 rules/marlborough/rules.yaml:2394:11\n11568 rules/marlborough/rules.yaml:2395:7\n11569 rules/marlborough/rules.yaml:2396:11\n11570 rules/marlborough/rules.yaml:2397:7\n11571 rules/marlborough/rules.yaml:2398:7\n11589 rules/marlborough/rules.yaml:2399:7\n11590 rules/marlborough/rules.yaml:2400:11\n11591 rules/marlborough/rules.yaml:2401:15\n11593 rules/marlborough/rules.yaml:2402:11\n11594 rules/marlborough/rules.yaml:2403:7\n11607 rules/marlborough/rules.yaml:2404:7\n11608 rules/marlborough/rules.yaml:2405:11\n11609 rules/marlborough/rules.yaml:2406:7\n11622 rules/marlborough/rules.yaml:2407:7\n11627 rules/marlborough/rules.yaml:2408:11\n11628 rules/marlborough/rules.yaml:2409:11\n11653 rules/marlborough/rules.yaml:2410:11\n11654 rules/marlborough/rules.yaml:2411:11\n11674 rules/marlborough/rules.yaml:2362:7\n11675 rules/marlborough/rules.yaml:2363:7\n11683 rules/marlborough/rules.yaml:2364:11\n11689 rules/marlborough/rules.yaml:2365:11\n11694 rules/marlborough/rules.yaml:2366:15\n11700 rules/marlborough/rules.yaml:2367:15\n11702 rules/marlborough/rules.yaml:2368:7\n11733 rules/marlborough/rules.yaml:2336:7\n11741 rules/marlborough/rules.yaml:2337:7\n11742 rules/marlborough/rules.yaml:2338:11\n11743 rules/marlborough/rules.yaml:2339:11\n11744 rules/marlborough/rules.yaml:2340:7\n11745 rules/marlborough/rules.yaml:2341:7\n11748 rules/marlborough/rules.yaml:2342:7\n11749 rules/marlborough/rules.yaml:2343:7\n11750 rules/marlborough/rules.yaml:2344:11\n11751 rules/marlborough/rules.yaml:2345:7\n11752 rules/marlborough/rules.yaml:2346:7\n11769 rules/marlborough/rules.yaml:2347:11\n11770 rules/marlborough/rules.yaml:2348:11\n11779 rules/marlborough/rules.yaml:2349:15\n11792 rules/marlborough/rules.yaml:2350:15\n11793 rules/marlborough/rules.yaml:2351:15\n11795 rules/marlborough/rules.yaml:2352:15\n11815 rules/marlborough/rules.yaml:2212:7\n11826 rules/marlborough/rules.yaml:2213:11\n11827 rules/marlborough/rules.yaml:2214:11\n11848 rules/marlborough/rules.yaml:2215:15\n11856 rules/marlborough/rules.yaml:2216:15\n11857 rules/marlborough/rules.yaml:2217:19\n11860 rules/marlborough/rules.yaml:2218:19\n11861 rules/marlborough/rules.yaml:2219:19\n11886 rules/marlborough/rules.yaml:976:7\n11895 rules/marlborough/rules.yaml:977:7\n11896 rules/marlborough/rules.yaml:978:11\n11897 rules/marlborough/rules.yaml:979:7\n11900 rules/marlborough/rules.yaml:980:11\n11901 rules/marlborough/rules.yaml:981:11\n11902 rules/marlborough/rules.yaml:982:7\n11903 rules/marlborough/rules.yaml:983:11\n11904 rules/marlborough/rules.yaml:984:15\n11905 rules/marlborough/rules.yaml:985:7\n11912 rules/marlborough/rules.yaml:986:7\n11921 rules/marlborough/rules.yaml:987:7\n11922 rules/marlborough/rules.yaml:988:11\n11923 rules/marlborough/rules.yaml:989:7\n11924 rules/marlborough/rules.yaml:990:7\n11925 rules/marlborough/rules.yaml:991:7\n11926 rules/marlborough/rules.yaml:992:7\n11944 rules/marlborough/rules.yaml:993:7\n11947 rules/marlborough/rules.yaml:994:11\n11952 rules/marlborough/rules.yaml:995:7\n11953 rules/marlborough/rules.yaml:996:11\n11954 rules/marlborough/rules.yaml:997:11\n11955 rules/marlborough/rules.yaml:998:15\n11956 rules/marlborough/rules.yaml:999:11\n11957 rules/marlborough/rules.yaml:1000:7\n11970 rules/marlborough/rules.yaml:1001:7\n11971 rules/marlborough/rules.yaml:1002:11\n11973 rules/marlborough/rules.yaml:1003:7\n11996 rules/marlborough/rules.yaml:2498:3\n12001 rules/marlborough/rules.yaml:2498:3\n12003 rules/marlborough/rules.yaml:2498:3\n12004 rules/marlborough/rules.yaml:2498:3\n12005 rules/marlborough/rules.yaml:2498:3\n12006 rules/marlborough/rules.yaml:2498:3\n12007 rules/marlborough/rules.yaml:2498:3\n12008 rules/marlborough/rules.yaml:2498:3\n12021 rules/marlborough/rules.yaml:2498:3\n12022 rules/marlborough/rules.yaml:2498:3\n12034 rules/marlborough/rules.yaml:2498:3\n12040 rules/marlborough/rules.yaml:2498:3\n12043 rules/marlborough/rules.yaml:2498:3\n12044 rules/marlborough/rules.yaml:2498:3\n12065 rules/marlborough/rules.yaml:2498:3\n12103 rules/marlborough/rules.yaml:2498:3\n12104 rules/marlborough/rules.yaml:2498:3\n12106 rules/marlborough/rules.yaml:2498:3\n12107 rules/marlborough/rules.yaml:2498:3\n12111 rules/marlborough/rules.yaml:2498:3\n12150 rules/marlborough/rules.yaml:1441:7\n12156 rules/marlborough/rules.yaml:1442:7\n12170 rules/marlborough/rules.yaml:1443:7\n12181 rules/marlborough/rules.yaml:1444:7\n12185 rules/marlborough/rules.yaml:1445:11\n12186 rules/marlborough/rules.yaml:1446:11\n12187 rules/marlborough/rules.yaml:1447:7\n12188 rules/marlborough/rules.yaml:1448:7\n12244 rules/marlborough/rules.yaml:1449:7\n12245 rules/marlborough/rules.yaml:1450:11\n12246 rules/marlborough/rules.yaml:1451:7\n12250 rules/marlborough/rules.yaml:1452:11\n12251 rules/marlborough/rules.yaml:1453:7\n12252 rules/marlborough/rules.yaml:1454:11\n12253 rules/marlborough/rules.yaml:1455:7\n12254 rules/marlborough/rules.yaml:1456:11\n12255 rules/marlborough/rules.yaml:1457:15\n12257 rules/marlborough/rules.yaml:1458:11\n12259 rules/marlborough/rules.yaml:1460:11\n12260 rules/marlborough/rules.yaml:1461:7\n12261 rules/marlborough/rules.yaml:1462:11\n12264 rules/marlborough/rules.yaml:1463:15\n12265 rules/marlborough/rules.yaml:1464:19\n12266 rules/marlborough/rules.yaml:1465:15\n12268 rules/marlborough/rules.yaml:1467:15\n12269 rules/marlborough/rules.yaml:1468:7\n12274 rules/marlborough/rules.yaml:1469:11\n12275 rules/marlborough/rules.yaml:1470:11\n12276 rules/marlborough/rules.yaml:1471:11\n12281 rules/marlborough/rules.yaml:1472:15\n12282 rules/marlborough/rules.yaml:1473:15\n12290 rules/marlborough/rules.yaml:1474:19\n12302 rules/marlborough/rules.yaml:1475:19\n12305 rules/marlborough/rules.yaml:1476:7\n12310 rules/marlborough/rules.yaml:1477:11\n12317 rules/marlborough/rules.yaml:1478:7\n12333 rules/marlborough/rules.yaml:1479:7\n12338 rules/marlborough/rules.yaml:1480:11\n12339 rules/marlborough/rules.yaml:1481:7\n12340 rules/marlborough/rules.yaml:1482:7\n12341 rules/marlborough/rules.yaml:1483:11\n12342 rules/marlborough/rules.yaml:1484:7\n12359 rules/marlborough/rules.yaml:1485:7\n12364 rules/marlborough/rules.yaml:1486:11\n12365 rules/marlborough/rules.yaml:1487:11\n12366 rules/marlborough/rules.yaml:1488:15\n12385 rules/marlborough/rules.yaml:1489:11\n12391 rules/marlborough/rules.yaml:1490:11\n12428 rules/marlborough/rules.yaml:1321:7\n12453 rules/marlborough/rules.yaml:1322:7\n12454 rules/marlborough/rules.yaml:1323:7\n12455 rules/marlborough/rules.yaml:1324:11\n12483 rules/marlborough/rules.yaml:1325:7\n12500 rules/marlborough/rules.yaml:1326:7\n12501 rules/marlborough/rules.yaml:1327:11\n12502 rules/marlborough/rules.yaml:1328:11\n12503 rules/marlborough/rules.yaml:1329:11\n12504 rules/marlborough/rules.yaml:1330:7\n12505 rules/marlborough/rules.yaml:1331:7\n12506 rules/marlborough/rules.yaml:1332:7\n12507 rules/marlborough/rules.yaml:1333:7\n12527 rules/marlborough/rules.yaml:1334:7\n12549 rules/marlborough/rules.yaml:1335:7\n12550 rules/marlborough/rules.yaml:1336:11\n12551 rules/marlborough/rules.yaml:1337:11\n12552 rules/marlborough/rules.yaml:1338:7\n12561 rules/marlborough/rules.yaml:1339:11\n12567 rules/marlborough/rules.yaml:1340:11\n12569 rules/marlborough/rules.yaml:1341:7\n12580 rules/marlborough/rules.yaml:1342:7\n12581 rules/marlborough/rules.yaml:1343:7\n12586 rules/marlborough/rules.yaml:1344:11\n12587 rules/marlborough/rules.yaml:1345:11\n12597 rules/marlborough/rules.yaml:1346:15\n12627 rules/marlborough/rules.yaml:1347:11\n12628 rules/marlborough/rules.yaml:1348:15\n12629 rules/marlborough/rules.yaml:1349:15\n12631 rules/marlborough/rules.yaml:1351:15\n12632 rules/marlborough/rules.yaml:1352:15\n12635 rules/marlborough/rules.yaml:1353:7\n12636 rules/marlborough/rules.yaml:1354:7\n12644 rules/marlborough/rules.yaml:1355:11\n12659 rules/marlborough/rules.yaml:1356:7\n12660 rules/marlborough/rules.yaml:1357:11\n12661 rules/marlborough/rules.yaml:1358:7\n12662 rules/marlborough/rules.yaml:1359:7\n12663 rules/marlborough/rules.yaml:1360:11\n12664 rules/marlborough/rules.yaml:1361:15\n12666 rules/marlborough/rules.yaml:1362:15\n12667 rules/marlborough/rules.yaml:1363:11\n12669 rules/marlborough/rules.yaml:1365:11\n12670 rules/marlborough/rules.yaml:1366:7\n12675 rules/marlborough/rules.yaml:1367:11\n12676 rules/marlborough/rules.yaml:1368:11\n12677 rules/marlborough/rules.yaml:1369:11\n12682 rules/marlborough/rules.yaml:1370:15\n12683 rules/marlborough/rules.yaml:1371:15\n12691 rules/marlborough/rules.yaml:1372:19\n12703 rules/marlborough/rules.yaml:1373:19\n12706 rules/marlborough/rules.yaml:1374:7\n12716 rules/marlborough/rules.yaml:1375:7\n12717 rules/marlborough/rules.yaml:1376:11\n12718 rules/marlborough/rules.yaml:1377:7\n12719 rules/marlborough/rules.yaml:1378:7\n12720 rules/marlborough/rules.yaml:1379:11\n12721 rules/marlborough/rules.yaml:1380:7\n12738 rules/marlborough/rules.yaml:1381:7\n12743 rules/marlborough/rules.yaml:1382:11\n12744 rules/marlborough/rules.yaml:1383:11\n12752 rules/marlborough/rules.yaml:1384:15\n12765 rules/marlborough/rules.yaml:1385:15\n12766 rules/marlborough/rules.yaml:1386:15\n12767 rules/marlborough/rules.yaml:1387:19\n12768 rules/marlborough/rules.yaml:1388:19\n12771 rules/marlborough/rules.yaml:1389:11\n12780 rules/marlborough/rules.yaml:1390:11\n12781 rules/marlborough/rules.yaml:1391:15\n12784 rules/marlborough/rules.yaml:1392:11\n12785 rules/marlborough/rules.yaml:1393:15\n12786 rules/marlborough/rules.yaml:1394:11\n12787 rules/marlborough/rules.yaml:1395:11\n12794 rules/marlborough/rules.yaml:1396:11\n12795 rules/marlborough/rules.yaml:1397:11\n12796 rules/marlborough/rules.yaml:1398:15\n12797 rules/marlborough/rules.yaml:1399:11\n12845 rules/marlborough/rules.yaml:1981:7\n12861 rules/marlborough/rules.yaml:1982:11\n12862 rules/marlborough/rules.yaml:1983:11\n12863 rules/marlborough/rules.yaml:1984:11\n12875 rules/marlborough/rules.yaml:1985:15\n12880 rules/marlborough/rules.yaml:1987:15\n12903 rules/marlborough/flow.yaml:11:7\n12917 rules/marlborough/flow.yaml:12:11\n12949 rules/marlborough/rules.yaml:941:7\n12950 rules/marlborough/rules.yaml:942:7\n12951 rules/marlborough/rules.yaml:943:7\n12961 rules/marlborough/rules.yaml:944:11\n12969 rules/marlborough/rules.yaml:945:11\n12970 rules/marlborough/rules.yaml:946:15\n12971 rules/marlborough/rules.yaml:947:15\n12974 rules/marlborough/rules.yaml:948:7\n12985 rules/marlborough/rules.yaml:949:11\n12986 rules/marlborough/rules.yaml:950:11\n13004 rules/marlborough/rules.yaml:951:11\n13005 rules/marlborough/rules.yaml:952:11\n13006 rules/marlborough/rules.yaml:953:11\n13010 rules/marlborough/rules.yaml:954:7\n13011 rules/marlborough/rules.yaml:955:11\n13024 rules/marlborough/rules.yaml:1549:7\n13025 rules/marlborough/rules.yaml:1550:7\n13030 rules/marlborough/rules.yaml:1551:11\n13037 rules/marlborough/rules.yaml:1552:11\n13040 rules/marlborough/rules.yaml:1553:7\n13043 rules/marlborough/rules.yaml:1554:7\n13044 rules/marlborough/rules.yaml:1555:7\n13045 rules/marlborough/rules.yaml:1556:11\n13047 rules/marlborough/rules.yaml:1558:11\n13071 rules/marlborough/rules.yaml:1999:7\n13072 rules/marlborough/rules.yaml:2000:7\n13083 rules/marlborough/rules.yaml:2001:11\n13084 rules/marlborough/rules.yaml:2002:11\n13103 rules/marlborough/rules.yaml:2003:15\n13104 rules/marlborough/rules.yaml:2004:15\n13120 rules/marlborough/rules.yaml:2005:15\n13146 rules/marlborough/rules.yaml:2006:15\n13147 rules/marlborough/rules.yaml:2007:15\n13156 rules/marlborough/rules.yaml:2008:19\n13183 rules/marlborough/rules.yaml:2009:19\n13184 rules/marlborough/rules.yaml:2010:23\n13187 rules/marlborough/rules.yaml:2011:23\n13188 rules/marlborough/rules.yaml:2012:23\n13189 rules/marlborough/rules.yaml:2013:19\n13190 rules/marlborough/rules.yaml:2014:23\n13191 rules/marlborough/rules.yaml:2015:23\n13192 rules/marlborough/rules.yaml:2016:23\n13220 rules/marlborough/rules.yaml:1647:7\n13224 rules/marlborough/rules.yaml:1648:7\n13238 rules/marlborough/rules.yaml:1649:11\n13245 rules/marlborough/rules.yaml:1650:11\n13250 rules/marlborough/rules.yaml:1651:7\n13264 rules/marlborough/rules.yaml:1652:11\n13278 rules/marlborough/flow.yaml:104:7\n13283 rules/marlborough/flow.yaml:105:11\n13302 rules/marlborough/flow.yaml:50:7\n13309 rules/marlborough/flow.yaml:51:11\n13323 rules/marlborough/flow.yaml:52:15\n13341 rules/marlborough/flow.yaml:67:7\n13348 rules/marlborough/flow.yaml:68:11\n13362 rules/marlborough/flow.yaml:69:15\n13376 rules/marlborough/flow.yaml:85:7\n13395 rules/marlborough/flow.yaml:61:7\n13402 rules/marlborough/flow.yaml:62:11\n13416 rules/marlborough/flow.yaml:63:15\n13434 rules/marlborough/flow.yaml:89:7\n13448 rules/marlborough/flow.yaml:90:11\n13462 rules/marlborough/flow.yaml:45:7\n13467 rules/marlborough/flow.yaml:46:11\n13486 rules/marlborough/flow.yaml:79:7\n13491 rules/marlborough/flow.yaml:80:11\n13505 rules/marlborough/flow.yaml:81:15\n13519 rules/marlborough/flow.yaml:56:7\n13524 rules/marlborough/flow.yaml:57:11\n13542 rules/marlborough/rules.yaml:1043:7\n13548 rules/marlborough/rules.yaml:1044:7\n13549 rules/marlborough/rules.yaml:1045:11\n13550 rules/marlborough/rules.yaml:1046:7\n13561 rules/marlborough/rules.yaml:1047:7\n13562 rules/marlborough/rules.yaml:1048:7\n13575 rules/marlborough/rules.yaml:2095:7\n13580 rules/marlborough/rules.yaml:2096:7\n13581 rules/marlborough/rules.yaml:2097:11\n13582 rules/marlborough/rules.yaml:2098:11\n13583 rules/marlborough/rules.yaml:2099:7\n13584 rules/marlborough/rules.yaml:2100:7\n13591 rules/marlborough/rules.yaml:2101:7"
