@@ -255,6 +255,11 @@ def scenario_order(games: dict[str, ir.Game]) -> list[str]:
     return order
 
 
+def _i64_import(code: str) -> str:
+    """The import of ``i64`` for type checkers, if ``code`` (a module's classes) uses it."""
+    return I64_IMPORT if re.search(rf"\b{REF}\b", code) else ""
+
+
 def attr_type(key: str, values: list[Any]) -> str:
     """The annotation of a data attribute that holds ``values`` (its value in each scenario
     the class serves): as precise as all of them allow, so that the native build (mypyc)
@@ -462,12 +467,12 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     # the flow's steps and the cards called directly (dispatch.py), by game-wide numbers
     # (each turn's steps first, in the order of the flow: the chains test them first)
     flows = [compiled[s].sd.data["flow"] for s in order]
-    turns = [f[f.index(None) + 1 :] for f in flows] + [f[: f.index(None)] for f in flows]
-    steps = tuple(dict.fromkeys(n for f in turns for n in f))
+    loops = [tuple(f[f.index(None) + 1 :]) for f in flows]
+    steps = tuple(dict.fromkeys(n for f in loops + [f[: f.index(None)] for f in flows] for n in f))
     cards = tuple(sorted({n for c in compiled.values() for n in c.sd.data["id_card"]}))
     # the turn most scenarios play (the first scenario's among equals): q_main plays it
     # as straight-line code where a scenario's turn is it (flow_turn)
-    turn = Counter(tuple(f[f.index(None) + 1 :]) for f in flows).most_common(1)[0][0]
+    turn = Counter(loops).most_common(1)[0][0]
     classes[root_sid].names = {"STEP_NAMES": steps, "CARD_NAMES": cards, "FLOW_TURN": turn}
     for cls in {id(c): c for c in (classes[s] for s in order)}.values():
         for name, text in dispatch_methods(
@@ -500,7 +505,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         abi=ABI,
         version=rulecraft_version(),
         classes=classes_code,
-        i64=I64_IMPORT if re.search(rf"\b{REF}\b", classes_code) else "",
+        i64=_i64_import(classes_code),
     )
     for sid in order:
         b = games[sid].scenario.base
@@ -704,7 +709,7 @@ def scenario_module(
         sources=sorted(set(g.sources)),
         docstring=f"{sc.title}: the data of scenario {sid!r} of {g.title}.",
         class_code=class_code,
-        i64=I64_IMPORT if re.search(rf"\b{REF}\b", class_code) else "",
+        i64=_i64_import(class_code),
         runtime_imports=runtime,
         import_lines=import_lines,
         constants=lines,
