@@ -29,6 +29,7 @@ from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
 from .inline_calls import inline_functions
+from .loop_indices import index_loops
 from .nonone import never_none
 from .ordinals import enum_ordinals
 from .player_lists import player_lists_as_sets, small_kinds
@@ -492,7 +493,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     for cls in {id(c): c for c in classes.values()}.values():
         for name, text in list(cls.methods.items()):
             if name.startswith(("f_", "p_", "q_")):
-                cls.methods[name] = player_lists_as_sets(text, small)
+                cls.methods[name] = index_loops(player_lists_as_sets(text, small))
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()

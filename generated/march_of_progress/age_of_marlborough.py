@@ -145,11 +145,12 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
     def f_scores_for(self, S: list[Any], v_p: i64, v_c: i64) -> bool:
         """No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"""
         N: list[int] = S
+        v_a__1: i64
         _w2 = self.si_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
             for v_a__1 in self.ixt_army__owner[
-                (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p))
+                self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
             ]:
                 if N[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
@@ -173,6 +174,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
     def p_setup__neutral_vp_dice(self, S: list[Any]) -> None:
         """Roll a die for each neutral country; 1-2 gives 1 VP, 3-4 gives 2 VPs, 5-6 gives 3 VPs. (MOP-AOM-SETUP-07) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:7]"""
         N: list[int] = S
+        v_c: i64
         for v_c in self.ix_country__kind.get("neutral", ()):
             v_r = _roll(S, 6)
             N[self.o_e_country__vp_die + v_c] = min(
@@ -256,4 +258,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n170 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n176 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n177 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n178 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n181 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "149 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n170 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n178 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n179 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n180 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n183 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
