@@ -235,8 +235,8 @@ def _native(project: Any, games: list[str]) -> int:
 
     for game in games:
         print(
-            f"rulecraft: building {game} natively with mypyc (half a minute to two or three "
-            "minutes on 2 cores)...",
+            f"rulecraft: building {game} natively with mypyc (half a minute to a minute "
+            "and a half on 2 cores)...",
             file=sys.stderr,
         )
         start = time.monotonic()
