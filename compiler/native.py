@@ -26,9 +26,9 @@ What is compiled, and how (so that every bundled game builds in a few minutes on
   calls between the engine, the scenarios and the prelude stay native calls;
 * a module's C file longer than :data:`PART_LINES` split into parts by function
   (:func:`split_c_file`): mypyc writes one C file per module, and one ``cc1 -O3`` on
-  the biggest bundled engine (322,000 lines) took 200 s alone, where its parts take 125 s
-  of CPU between them (the optimiser's work grows faster than a file's size) and share the
-  cores;
+  the biggest bundled engine (322,000 lines) took 200 s alone, where its ten parts take
+  140 s of CPU between them (the optimiser's work grows faster than a file's size) and
+  share the cores;
 * the C files compiled side by side, :func:`build_jobs` at once, the biggest first
   (:func:`parallel_compile`, in place of setuptools' one-after-the-other loop).
 """
