@@ -237,7 +237,7 @@ def setup_script(group: str, jobs: int) -> str:
         .replace("{part_lines}", repr(PART_LINES))
         .replace(
             "{split_c}",
-            f"C_TOKEN = re.compile({C_TOKEN.pattern!r}, re.S | re.M)\n"
+            f"C_TOKEN = re.compile({C_TOKEN.pattern!r}, {C_TOKEN.flags})\n"
             f"C_NAME = re.compile({C_NAME.pattern!r})\n\n\n{split_c}",
         )
         .replace("{parallel_compile}", inspect.getsource(parallel_compile))
