@@ -110,6 +110,23 @@ def test_westphalia_cards_lists_the_cards_a_player_holds():
     assert "Goal card II  [goal:goal_2]\n        Authoritarian Threshold: 7" in text
 
 
+def test_rise_of_totalitarianism_hand_lists_the_strategy_cards_held():
+    """`hand` listed the box of the Order of Play Track (a record a player points at) and
+    never the Strategy cards (a deck type with state of its own): the cards are the types
+    declared `deck: true`. A face-down deck of yours says how many cards it holds; a
+    card's player and major-power attributes are named."""
+    name = "rise_of_totalitarianism/scenario_a"
+    text = run(name, "hand\n1\n1\n1\nhand\nquit\n", seats=solo(name), seed=7)
+    before, after = text.split("Take a Mulligan")
+    assert "Box of the Order of Play Track" not in text
+    assert "   1. First  [slot:first]\n   2. Second" in before and "(no details" not in text
+    assert "Strategy Deck: 7 hidden cards\n  Discard pile: -\n  Hand: -\n" in before
+    held = " ".join(after.split("Hand:")[1].split("Reserve slots")[0].split())  # unwrapped
+    assert "SD1 Social-Democracy card: " in held and "Card ID: SD1" in held
+    assert "owner: Social-Democracy" in held and "Flag: Italy" in held
+    assert "Strategy Deck: 4 hidden cards" in after
+
+
 def test_the_compact_board_leaves_out_rows_that_hold_nothing():
     g = Game.named("third_reich_diplomacy/situation_1941", 1)
     compact = terminal._board(g, 0)

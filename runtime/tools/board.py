@@ -303,13 +303,15 @@ def _flow(items: list[str], width: int, indent: str) -> list[str]:
 
 
 def card_kinds(spec: GameSpec) -> list[str]:
-    """The kinds of card the game deals: ``card``, and every record kind a player holds in a
-    field of theirs (Westphalia's Commerce and Goal cards)."""
+    """The kinds of card the game deals: ``card``, and every entity type declared ``deck:
+    true`` that a player holds in a field of theirs (Westphalia's Commerce and Goal cards,
+    Rise of Totalitarianism's Strategy and Coup cards). A record a player only points at
+    (a box of a track, a country) is not a card."""
     kinds = ["card"] if spec.ids.get("card") else []
+    decks = spec.data.get("deck_types", ())
     for path, kind in spec.refs.items():
-        if path.startswith("p.") and kind not in ("player", *kinds) and f"all_{kind}" in spec.data:
-            if not any(p.startswith(f"e.{kind}.") for p in spec.layout.by_path):
-                kinds.append(kind)
+        if path.startswith("p.") and kind in decks and kind not in kinds:
+            kinds.append(kind)
     return kinds
 
 
@@ -326,7 +328,9 @@ def card_facts(spec: GameSpec, kind: str, i: int) -> str:
     ):
         attr = key[len(prefix) :]
         value = spec.data[key][i]
-        parts.append(f"{titles.get(f'e.{kind}.{attr}') or attr.replace('_', ' ')}: {_plain(value)}")
+        ref = spec.refs.get(f"e.{kind}.{attr}")
+        shown = spec.name_of(ref, value) if ref and isinstance(value, int) else _plain(value)
+        parts.append(f"{titles.get(f'e.{kind}.{attr}') or attr.replace('_', ' ')}: {shown}")
     return "; ".join(parts) if parts else "(no details in the rules data)"
 
 
@@ -343,8 +347,11 @@ def hand_lines(V: dict[str, Any], spec: GameSpec, width: int) -> list[str]:
         kind = spec.refs.get(path)
         if kind not in kinds or key == "cards":
             continue
-        held = [x for x in (v if isinstance(v, list) else [v]) if isinstance(x, int)]
         name = titles.get(path) or key.replace("_", " ")
+        if is_hidden(v):  # a face-down deck of yours: how many cards, not which
+            out.extend(wrap(f"{name}: {_hidden(v)}", width, "  ", "  "))
+            continue
+        held = [x for x in (v if isinstance(v, list) else [v]) if isinstance(x, int)]
         slot = spec.layout.by_path.get(path)
         if not held or slot is None or slot.visible != "owner":
             # cards in sight of everyone (played, discarded): their names only
