@@ -112,12 +112,14 @@ def test_westphalia_cards_lists_the_cards_a_player_holds():
 
 def test_rise_of_totalitarianism_hand_lists_the_strategy_cards_held():
     """`hand` listed the box of the Order of Play Track (a record a player points at) and
-    never the Strategy cards (a deck type with state of its own): the cards are the types
-    declared `deck: true`. A face-down deck of yours says how many cards it holds; a
-    card's player and major-power attributes are named."""
+    never the Strategy cards (a deck type with state of its own), and `help` knew no Crisis
+    card: the cards are the types declared `deck: true`. A face-down deck of yours says how
+    many cards it holds; a card's player and major-power attributes are named."""
     name = "rise_of_totalitarianism/scenario_a"
-    text = run(name, "hand\n1\n1\n1\nhand\nquit\n", seats=solo(name), seed=7)
+    text = run(name, "hand\n1\n1\n1\nhand\nhelp CR#2\nquit\n", seats=solo(name), seed=7)
     before, after = text.split("Take a Mulligan")
+    # every card of the game, held or not; a name's first word is enough
+    assert ">   CR#2 Crisis card: Crisis check Difficulty: 7;" in after
     assert "Box of the Order of Play Track" not in text
     assert "   1. First  [slot:first]\n   2. Second" in before and "(no details" not in text
     assert "Strategy Deck: 7 hidden cards\n  Discard pile: -\n  Hand: -\n" in before

@@ -303,16 +303,12 @@ def _flow(items: list[str], width: int, indent: str) -> list[str]:
 
 
 def card_kinds(spec: GameSpec) -> list[str]:
-    """The kinds of card the game deals: ``card``, and every entity type declared ``deck:
-    true`` that a player holds in a field of theirs (Westphalia's Commerce and Goal cards,
-    Rise of Totalitarianism's Strategy and Coup cards). A record a player only points at
-    (a box of a track, a country) is not a card."""
+    """The kinds of card in the game: ``card``, and every entity type declared ``deck:
+    true`` (Westphalia's Commerce and Goal cards, Rise of Totalitarianism's Strategy, Crisis
+    and Coup cards). A record a player only points at (a box of a track, a country) is not a
+    card."""
     kinds = ["card"] if spec.ids.get("card") else []
-    decks = spec.data.get("deck_types", ())
-    for path, kind in spec.refs.items():
-        if path.startswith("p.") and kind in decks and kind not in kinds:
-            kinds.append(kind)
-    return kinds
+    return kinds + [k for k in spec.data.get("deck_types", ()) if k != "card" and spec.ids.get(k)]
 
 
 def card_facts(spec: GameSpec, kind: str, i: int) -> str:

@@ -624,8 +624,12 @@ def _card_help(game: Game, player: int, name: str, width: int) -> list[str]:
     which = [(k, i) for k in kinds for i in range(len(spec.ids.get(k, ())))]
     if name:
         want = name.strip().lower()
-        which = [
+        exact = [
             (k, i) for k, i in which if want in (spec.ids[k][i].lower(), spec.name_of(k, i).lower())
+        ]
+        # else the card whose name starts with the word(s) typed: "CR#2" for "CR#2 Crisis card"
+        which = exact or [
+            (k, i) for k, i in which if spec.name_of(k, i).lower().startswith(want + " ")
         ]
         if not which:
             return [f"No card {name!r}; type cards to list them."]
