@@ -148,6 +148,15 @@ def read_project(root: Path, table: dict[str, Any], config: Path | None = None) 
         index = (root / table["rules_index"]).resolve() if "rules_index" in table else None
     except (OSError, RuntimeError) as exc:  # a loop of links
         raise ProjectError(f"{where}: cannot follow the folders it names: {exc}") from None
+    for key, path in (("rules", rules), ("generated", generated), ("rules_index", index)):
+        try:  # a name longer than the file system allows: every later look at it would fail
+            if path is not None:
+                path.exists()
+        except OSError as exc:
+            raise ProjectError(
+                f"{where}: {key} names a path the system cannot use ({exc.strerror}): "
+                "give a shorter name"
+            ) from None
     if not generated.is_relative_to(root):
         raise ProjectError(f"{where}: generated must be a folder inside {root}")
     package = table.get("package", generated.name)

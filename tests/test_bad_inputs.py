@@ -339,6 +339,12 @@ def test_a_sweep_keeps_a_count_a_count(
         ('package = "json"\n', "('json' is a module of the standard library)"),
         # found by the configuration fuzzer: a NUL in a folder's name was a raw ValueError
         ('generated = "a\\u0000b"\n', "rulecraft.toml: generated holds a control character"),
+        # found by the configuration fuzzer (input 2102): a name too long for the file system
+        # was a raw OSError
+        (
+            f'generated = "{"a" * 300}"\n',
+            "rulecraft.toml: generated names a path the system cannot use (File name too long)",
+        ),
     ],
 )
 @pytest.mark.parametrize("command", [["list"], ["play", "march_of_progress"], ["check"]])
