@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import websockets
 
 
@@ -47,7 +47,7 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def _create(c: httpx.Client, name: str, kinds: list[str], seed: int) -> list[str]:
+def _create(c: httpx2.Client, name: str, kinds: list[str], seed: int) -> list[str]:
     form = {"game": name, "seed": str(seed)} | {f"kind_{k}": v for k, v in enumerate(kinds)}
     r = c.post("/new", data=form)
     r.raise_for_status()
@@ -112,12 +112,12 @@ def main() -> int:
             [*cmd, "--db", f"{tmp}/games.sqlite3"], stdout=log, stderr=subprocess.STDOUT
         )
         try:
-            with httpx.Client(base_url=url, trust_env=False, follow_redirects=True) as c:
+            with httpx2.Client(base_url=url, trust_env=False, follow_redirects=True) as c:
                 for _ in range(300):
                     try:
                         c.get("/").raise_for_status()
                         break
-                    except httpx.HTTPError:
+                    except httpx2.HTTPError:
                         time.sleep(0.1)
                 rss0 = _rss_kb(proc.pid)
                 seats: list[str] = []

@@ -66,7 +66,7 @@ def free_port() -> int:
 
 def start_server(db: Path, port: int) -> subprocess.Popen:
     """``rulecraft serve`` on 127.0.0.1:``port``, ready (its front page answers)."""
-    import httpx
+    import httpx2
 
     proc = subprocess.Popen(
         [
@@ -89,11 +89,11 @@ def start_server(db: Path, port: int) -> subprocess.Popen:
             raise AssertionError(f"the server stopped: {proc.stderr.read().decode()[-2000:]}")
         try:
             if (
-                httpx.get(f"http://127.0.0.1:{port}/", timeout=2, trust_env=False).status_code
+                httpx2.get(f"http://127.0.0.1:{port}/", timeout=2, trust_env=False).status_code
                 == 200
             ):
                 return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.2)
     stop(proc)
     raise AssertionError("the server did not answer within 60 s")

@@ -14,7 +14,7 @@ import random
 import re
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from serve_helpers import create, free_port, start_server, stop
 
@@ -119,7 +119,7 @@ def _play_through(pages, rng: random.Random, limit: int = 600) -> int:
 
 
 def test_two_people_play_a_whole_thirty_years_war_game_in_two_browsers(server, browser):
-    with httpx.Client(base_url=server, trust_env=False) as c:
+    with httpx2.Client(base_url=server, trust_env=False) as c:
         links = create(c, TYW, ["human", "human"], seed=21, names=["Ann", "Bob"])
     pages = [_page(browser, f"{server}/play/{t}") for t in links["seats"]]
     assert pages[0].locator("#subtitle").inner_text().count("Ann") == 1
@@ -136,7 +136,7 @@ def test_two_people_play_a_whole_thirty_years_war_game_in_two_browsers(server, b
 
 
 def test_one_seat_plays_a_whole_game_against_a_bot(server, browser):
-    with httpx.Client(base_url=server, trust_env=False) as c:
+    with httpx2.Client(base_url=server, trust_env=False) as c:
         links = create(c, TYW, ["random", "human"], seed=8)
     page = _page(browser, f"{server}/play/{links['seats'][1]}")
     assert "Blue (bot)" in page.locator("#subtitle").inner_text()
@@ -144,7 +144,7 @@ def test_one_seat_plays_a_whole_game_against_a_bot(server, browser):
 
 
 def test_a_westphalia_offer_is_made_and_accepted_in_the_pages(server, browser):
-    with httpx.Client(base_url=server, trust_env=False) as c:
+    with httpx2.Client(base_url=server, trust_env=False) as c:
         links = create(c, "westphalia/congress", ["human"] * 6, seed=3)
         austria, bavaria = links["seats"][0], links["seats"][1]
         first = c.get(f"/api/{austria}/state").json()["decision"]
@@ -165,7 +165,7 @@ def test_a_westphalia_offer_is_made_and_accepted_in_the_pages(server, browser):
 
 
 def test_a_third_reich_allocation_is_entered_in_the_page(server, browser):
-    with httpx.Client(base_url=server, trust_env=False) as c:
+    with httpx2.Client(base_url=server, trust_env=False) as c:
         links = create(c, "third_reich_diplomacy/situation_1941", ["human"] * 6, seed=3)
         germany = links["seats"][0]
         for _ in range(10):  # the DPs bought with foreign aid, by whoever is asked
@@ -188,7 +188,7 @@ def test_a_third_reich_allocation_is_entered_in_the_page(server, browser):
 
 
 def test_a_hex_board_is_drawn_as_a_map_with_the_seats_pieces(server, browser):
-    with httpx.Client(base_url=server, trust_env=False) as c:
+    with httpx2.Client(base_url=server, trust_env=False) as c:
         links = create(c, "marlborough/blenheim", ["human", "human"], seed=3)
         plain = create(c, TYW, ["human", "human"])["seats"][0]
     page = _page(browser, f"{server}/play/{links['seats'][0]}")
@@ -212,7 +212,7 @@ def test_a_hot_seat_hands_the_screen_over_between_its_seats(server, browser):
     screen and asks for it to be handed to Orange; Orange's decision then shows."""
     form = {"game": TYW, "seed": "5", "hot": "on"}
     form |= {"kind_0": "human", "kind_1": "human", "name_0": "Ann", "name_1": "Ann"}
-    with httpx.Client(base_url=server, trust_env=False) as c:
+    with httpx2.Client(base_url=server, trust_env=False) as c:
         r = c.post("/new", data=form, follow_redirects=False)
         found = re.search(r'Hot seats.*?/play/([^"]+)"', c.get(r.headers["location"]).text, re.S)
     assert found is not None

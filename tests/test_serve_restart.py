@@ -7,14 +7,14 @@ from __future__ import annotations
 import signal
 import time
 
-import httpx
+import httpx2
 import pytest
 from serve_helpers import create, free_port, start_server, stop
 
 pytestmark = pytest.mark.xdist_group("serve")
 
 
-def _settled(c: httpx.Client, token: str) -> dict:
+def _settled(c: httpx2.Client, token: str) -> dict:
     """The seat's frame once no bot is thinking (the bots play in the background)."""
     for _ in range(500):
         f = c.get(f"/api/{token}/state").json()
@@ -26,7 +26,7 @@ def _settled(c: httpx.Client, token: str) -> dict:
     raise AssertionError("a bot never decided")
 
 
-def _play(c: httpx.Client, token: str, times: int) -> int:
+def _play(c: httpx2.Client, token: str, times: int) -> int:
     made = 0
     for _ in range(times):
         d = _settled(c, token)["decision"]
@@ -42,7 +42,7 @@ def test_killed_and_restarted_the_server_resumes_every_game(tmp_path):
     port = free_port()
     proc = start_server(db, port)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as c:
+        with httpx2.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as c:
             people = create(c, "march_of_progress/thirty_years_war", ["human", "human"], seed=4)
             bot = create(c, "march_of_progress/thirty_years_war", ["human", "random"], seed=9)
             made = 0
@@ -57,7 +57,7 @@ def test_killed_and_restarted_the_server_resumes_every_game(tmp_path):
         proc.wait(20)
         stop(proc)
         proc = start_server(db, port)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as c:
+        with httpx2.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as c:
             after = [c.get(f"/api/{t}/state").content for t in tokens]
             assert after == before
             assert _play(c, people["seats"][0], 2) + _play(c, people["seats"][1], 2) > 0
