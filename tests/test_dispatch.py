@@ -69,7 +69,11 @@ def _branches(module_file: str, cls: str, method: str) -> dict[int, str] | None:
                 if isinstance(fn, ast.FunctionDef) and fn.name == method:
                     out = {}
                     for test in ast.walk(fn):
-                        if isinstance(test, ast.If) and isinstance(test.test, ast.Compare):
+                        if (
+                            isinstance(test, ast.If)
+                            and isinstance(test.test, ast.Compare)
+                            and ast.unparse(test.test.left) == "i"  # not an inlined chain's
+                        ):
                             n = test.test.comparators[0]
                             eq = isinstance(test.test.ops[0], ast.Eq)
                             if eq and isinstance(n, ast.Constant) and isinstance(n.value, int):
@@ -231,7 +235,14 @@ def _straight_calls(engine: Any) -> list[str]:
                     if isinstance(fn, ast.FunctionDef) and fn.name == "q_main":
                         loop = fn.body[-1]
                         assert isinstance(loop, ast.While)
-                        names = [ast.unparse(s.value.func) for s in loop.body]
+                        # a step inlined sits under its flag, its call in the else
+                        calls = [s.orelse[0] if isinstance(s, ast.If) else s for s in loop.body]
+                        names = [ast.unparse(s.value.func) for s in calls]  # type: ignore[attr-defined]
                         assert names[0] == "self.next_turn"
+                        for s in loop.body:
+                            if isinstance(s, ast.If):
+                                step = ast.unparse(s.orelse[0]).partition("(")[0]
+                                flag = step.replace("self.", "inl_")
+                                assert ast.unparse(s.test) in (f"self.{flag}", f"_d_{flag}")
                         return [n.removeprefix("self.") for n in names[1:]]
     raise AssertionError(f"no q_main in {type(engine).__name__}'s classes")

@@ -1,7 +1,7 @@
-"""Small functions of the rules inlined where a plain method assigns their result
-(compiler/codegen/inline_calls.py): the callee's body in the caller, its parameters read as
-the arguments and its locals renamed; under the scenario's flag where a scenario redefines
-the function. The same values, without the call."""
+"""Small functions of the rules inlined where a plain method assigns their result, and the
+steps of q_main's straight-line turn (compiler/codegen/inline_calls.py): the callee's body in
+the caller, its parameters read as the arguments and its locals renamed; under the
+scenario's flag where a scenario redefines the function. The same values, without the call."""
 
 from __future__ import annotations
 
@@ -136,3 +136,90 @@ def test_a_dispatch_method_called_as_a_statement_is_inlined_in_a_loop_run_once()
 
     assert run(out, True) == run(out, False) == run(caller, True)
     assert run(caller, True) == [("other", 0, 0), ("one", 7), ("other", 2, 14)]
+
+
+TURN_MAIN = """def q_main(self, S: list[Any], R: Any, k: int) -> None:
+    "Doc."
+    while True:
+        self.next_turn(S)
+        self.q_turn__draw(S, R)
+        self.p_turn__score(S)
+"""
+
+DRAW = '''def q_turn__draw(self, S: list[Any], R: Any) -> None:
+    """Doc."""
+    N: list[int] = S
+    v_p: int
+    for v_p in self.all_player:
+        N[self.o_p_pts + v_p] = N[self.o_p_pts + v_p] + int(R() * 3)
+'''
+
+SCORE = '''def p_turn__score(self, S: list[Any]) -> None:
+    """Doc."""
+    N: list[int] = S
+    v_p = 0
+    if N[self.o_p_pts + v_p] < self.c_goal:
+        return
+    raise StopIteration(N[self.o_p_pts + v_p])
+'''
+
+
+def test_the_steps_of_the_straight_turn_are_inlined_under_their_flags_and_data_hoisted() -> None:
+    """q_main's straight-line turn (dispatch.py): each step's body in the loop, under its flag
+    (its call in the else, for a scenario that defines the step otherwise), its locals renamed,
+    its returns the breaks of a loop run once, the state read as N once; then the data the
+    loop reads (self.o_p_pts, self.c_goal, the flags) read into locals before it. The same
+    game either way."""
+    from rulecraft.compiler.codegen.inline_calls import hoist_data, inline_turn
+
+    steps = {
+        n: inlinable(t, n, step=True) for n, t in (("q_turn__draw", DRAW), ("p_turn__score", SCORE))
+    }
+    assert all(steps.values()) and inlinable(DRAW, "q_turn__draw") is None  # steps only
+    assert inlinable(CALLEE, "f_actors", step=True) is None  # a function is no step
+    fns = {n: f for n, f in steps.items() if f is not None}
+    inlined = inline_turn(TURN_MAIN, fns, set(fns))
+    assert "if self.inl_q_turn__draw:" in inlined and "self.q_turn__draw(S, R)" in inlined
+    assert inlined.count("N: list[int] = S") == 1 and "v_p__i1" in inlined
+    assert "while True:" in inlined.split("if self.inl_p_turn__score:")[1]  # the return
+    hoisted = hoist_data(
+        inlined, {"o_p_pts", "c_goal", "all_player", "inl_q_turn__draw", "inl_p_turn__score"}
+    )
+    loop = hoisted.split("while True:", 1)[1]
+    assert "self.o_p_pts" not in loop and "self.inl_" not in loop and "_d_o_p_pts" in loop
+    assert "_d_c_goal = self.c_goal" in hoisted.split("while True:", 1)[0]
+    assert hoist_data(TURN_MAIN.replace("next_turn", "other"), {"o_p_pts"}) == TURN_MAIN.replace(
+        "next_turn", "other"
+    )  # no straight-line turn, nothing to do
+
+    class Engine:
+        all_player = (0, 1)
+        o_p_pts = 1
+        c_goal = 9
+
+        def __init__(self, flag: bool) -> None:
+            self.inl_q_turn__draw = self.inl_p_turn__score = flag
+
+        def next_turn(self, S: list[Any]) -> None:
+            S[0] += 1
+
+        def __getattr__(self, name: str) -> Any:  # the steps, called where not inlined
+            env: dict[str, Any] = {"Any": Any}
+            exec({"q_turn__draw": DRAW, "p_turn__score": SCORE}[name], env)
+            return lambda *a: env[name](self, *a)
+
+    def run(code: str, flag: bool) -> Any:
+        env: dict[str, Any] = {"Any": Any, "i64": int}
+        exec(code, env)
+        S = [0, 0, 0]
+        draws = iter([0.9, 0.5, 0.1] * 20).__next__
+        try:
+            env["q_main"](Engine(flag), S, draws, 0)
+        except StopIteration as e:
+            return S, e.value
+        raise AssertionError("the game did not end")
+
+    want = run(TURN_MAIN, True)
+    assert want == ([9, 9, 9], 9)  # nine turns of 2+0+1 and 1+2+0: the goal reached
+    assert run(inlined, True) == run(inlined, False) == run(hoisted, True) == want
+    assert run(hoisted, False) == want

@@ -28,7 +28,7 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
-from .inline_calls import inline_functions
+from .inline_calls import hoist_data, inline_functions
 from .loop_indices import index_loops
 from .nonone import never_none
 from .ordinals import enum_ordinals
@@ -494,6 +494,9 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         for name, text in list(cls.methods.items()):
             if name.startswith(("f_", "p_", "q_")):
                 cls.methods[name] = index_loops(player_lists_as_sets(text, small))
+        if "q_main" in cls.methods:  # last: the passes above read the data as self.X
+            tables = {"tab_" + name[2:] for name in classes[root_sid].tabulated}
+            cls.methods["q_main"] = hoist_data(cls.methods["q_main"], cls.all_attrs() | tables)
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()

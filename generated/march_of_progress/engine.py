@@ -296,7 +296,13 @@ class MarchOfProgressRules:
     card_all: int
     e_action_group: tuple[str, ...]
     inl_f_actors_of: bool
+    inl_p_end__eighteen_vps: bool
+    inl_p_turn__cleanup: bool
+    inl_p_turn__reveal: bool
     inl_play_q: bool
+    inl_q_end__agreement: bool
+    inl_q_turn__pick: bool
+    inl_q_turn__resolve: bool
     ixt_army__owner: tuple[tuple[int, ...], ...]
     mk_card__group: dict[Any, int]
     mkt_card__group__action_group: tuple[int, ...]
@@ -337,7 +343,13 @@ class MarchOfProgressRules:
         self.card_all = d["card_all"]
         self.e_action_group = d["e_action_group"]
         self.inl_f_actors_of = d["inl_f_actors_of"]
+        self.inl_p_end__eighteen_vps = d["inl_p_end__eighteen_vps"]
+        self.inl_p_turn__cleanup = d["inl_p_turn__cleanup"]
+        self.inl_p_turn__reveal = d["inl_p_turn__reveal"]
         self.inl_play_q = d["inl_play_q"]
+        self.inl_q_end__agreement = d["inl_q_end__agreement"]
+        self.inl_q_turn__pick = d["inl_q_turn__pick"]
+        self.inl_q_turn__resolve = d["inl_q_turn__resolve"]
         self.ixt_army__owner = d["ixt_army__owner"]
         self.mk_card__group = d["mk_card__group"]
         self.mkt_card__group__action_group = d["mkt_card__group__action_group"]
@@ -1299,8 +1311,14 @@ class MarchOfProgressRules:
 
     def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
+        N: list[int] = S
         the next turn (and whatever replaced it in flow_q) through flow_q; a turn that
         is FLOW_TURN as straight-line code."""
+        v_c__i2: i64
+        v_p__i2: i64
+        v_p__i3: i64
+        v_p__i4: i64
+        v_p__i5: i64
         flow = self.flow_ix
         n = len(flow)
         while True:
@@ -1334,14 +1352,167 @@ class MarchOfProgressRules:
                     step(S, R)
                 else:
                     step(S)
+        N: list[int] = S
+        _d_all_player = self.all_player
+        _d_c_end_by_agreement = self.c_end_by_agreement
+        _d_c_order_choice_without_flip = self.c_order_choice_without_flip
+        _d_c_victory_vps = self.c_victory_vps
+        _d_e_action_group = self.e_action_group
+        _d_inl_f_actors_of = self.inl_f_actors_of
+        _d_inl_p_end__eighteen_vps = self.inl_p_end__eighteen_vps
+        _d_inl_p_turn__cleanup = self.inl_p_turn__cleanup
+        _d_inl_p_turn__reveal = self.inl_p_turn__reveal
+        _d_inl_q_end__agreement = self.inl_q_end__agreement
+        _d_inl_q_turn__pick = self.inl_q_turn__pick
+        _d_inl_q_turn__resolve = self.inl_q_turn__resolve
+        _d_mkt_card__group__action_group = self.mkt_card__group__action_group
+        _d_o_p_discard = self.o_p_discard
+        _d_o_p_hand = self.o_p_hand
+        _d_o_p_played = self.o_p_played
+        _d_o_p_revealed = self.o_p_revealed
+        _d_o_p_vp = self.o_p_vp
+        _d_tab_enemy = self.tab_enemy
         while True:
             self.next_turn(S)
-            self.q_turn__pick(S, R)
-            self.p_turn__reveal(S)
-            self.q_turn__resolve(S, R)
-            self.p_turn__cleanup(S)
-            self.p_end__eighteen_vps(S)
-            self.q_end__agreement(S, R)
+            if _d_inl_q_turn__pick:
+                _ps1__i1 = tuple(_d_all_player)
+                _ans2__i1 = [
+                    _o2__i1[0]
+                    if (
+                        _n3__i1 := len(
+                            _o2__i1 := (
+                                _BITS8[_m1__i1]
+                                if 0
+                                <= (
+                                    _m1__i1 := self.playable_in(
+                                        S, N[_d_o_p_hand + v_p__i1], v_p__i1
+                                    )
+                                )
+                                < 256
+                                else _bits(_m1__i1)
+                            )
+                        )
+                    )
+                    == 1
+                    else _o2__i1[int(R() * _n3__i1)]
+                    if _n3__i1
+                    else _pick(R, _o2__i1)
+                    for v_p__i1 in _ps1__i1
+                ]
+                v_c__i1: i64
+                for _i4__i1, v_p__i1 in enumerate(_ps1__i1):
+                    v_c__i1 = _ans2__i1[_i4__i1]
+                    _c3__i1: i64 = v_c__i1
+                    N[_d_o_p_hand + v_p__i1] = _take_card(N[_d_o_p_hand + v_p__i1], _c3__i1)
+                    N[_d_o_p_played + v_p__i1] = N[_d_o_p_played + v_p__i1] | 1 << _c3__i1
+            else:
+                self.q_turn__pick(S, R)
+            if _d_inl_p_turn__reveal:
+                for v_p__i2 in _d_all_player:
+                    for v_c__i2 in (
+                        _BITS8[_m1__i2]
+                        if 0 <= (_m1__i2 := N[_d_o_p_played + v_p__i2]) < 256
+                        else _bits(_m1__i2)
+                    ):
+                        _c1__i2: i64 = v_c__i2
+                        N[_d_o_p_played + v_p__i2] = _take_card(N[_d_o_p_played + v_p__i2], _c1__i2)
+                        N[_d_o_p_revealed + v_p__i2] = N[_d_o_p_revealed + v_p__i2] | 1 << _c1__i2
+                        N[_REVEALS] = N[_REVEALS] + 1
+                        if S[_LOG] is not False:
+                            _log(S, 51, (v_p__i2, v_c__i2))
+            else:
+                self.p_turn__reveal(S)
+            if _d_inl_q_turn__resolve:
+                for _e1, v_grp__i3 in enumerate(_d_e_action_group):
+                    if _d_inl_f_actors_of:
+                        _w1__i1_m = 0
+                        _m1__i3 = _d_mkt_card__group__action_group[_e1]
+                        for v_p__i3 in _d_all_player:
+                            if N[_d_o_p_revealed + v_p__i3] & _m1__i3 != 0:
+                                _w1__i1_m = _w1__i1_m | 1 << v_p__i3
+                        _w1__i1 = _BITS8[_w1__i1_m] if 0 <= _w1__i1_m < 256 else _bits(_w1__i1_m)
+                        v_actors__i3 = _w1__i1
+                    else:
+                        v_actors__i3 = tuple(self.f_actors_of(S, v_grp__i3))
+                    if len(v_actors__i3) == 1:
+                        self.q_perform(S, R, v_actors__i3[0])
+                    elif len(v_actors__i3) == 2:
+                        v_first_actor__i3: i64 = v_actors__i3[0]
+                        if v_grp__i3 == "move" or v_grp__i3 == "attack":
+                            v_first_actor__i3 = (
+                                v_actors__i3[0]
+                                if (_n1__i3 := len(v_actors__i3)) == 1
+                                else v_actors__i3[int(R() * _n1__i3)]
+                                if _n1__i3
+                                else _pick(R, v_actors__i3)
+                            )
+                            self.p_flip_initiative(S)
+                        elif _d_c_order_choice_without_flip:
+                            v_first_actor__i3 = (
+                                v_actors__i3[0]
+                                if (_n2__i3 := len(v_actors__i3)) == 1
+                                else v_actors__i3[int(R() * _n2__i3)]
+                                if _n2__i3
+                                else _pick(R, v_actors__i3)
+                            )
+                        self.q_perform(S, R, v_first_actor__i3)
+                        self.q_perform(
+                            S,
+                            R,
+                            _d_tab_enemy[v_first_actor__i3]
+                            if _d_tab_enemy is not None
+                            else self.f_enemy(S, v_first_actor__i3),
+                        )
+            else:
+                self.q_turn__resolve(S, R)
+            if _d_inl_p_turn__cleanup:
+                for v_p__i4 in _d_all_player:
+                    _z1__i4 = N[_d_o_p_revealed + v_p__i4]
+                    N[_d_o_p_discard + v_p__i4] = N[_d_o_p_discard + v_p__i4] | _z1__i4
+                    N[_d_o_p_revealed + v_p__i4] = 0
+            else:
+                self.p_turn__cleanup(S)
+            if _d_inl_p_end__eighteen_vps:
+                _w1__i5 = False
+                for v_p__i5 in _d_all_player:
+                    if N[_d_o_p_vp + v_p__i5] >= _d_c_victory_vps:
+                        _w1__i5 = True
+                        break
+                if _w1__i5:
+                    v_best__i5 = max([N[_d_o_p_vp + v_p_2__i5] for v_p_2__i5 in _d_all_player])
+                    _end(
+                        S,
+                        [
+                            v_p_3__i5
+                            for v_p_3__i5 in _d_all_player
+                            if N[_d_o_p_vp + v_p_3__i5] == v_best__i5
+                        ],
+                        "".join((str(_d_c_victory_vps), " VPs reached")),
+                    )
+            else:
+                self.p_end__eighteen_vps(S)
+            if _d_inl_q_end__agreement:
+                if _d_c_end_by_agreement:
+                    v_agreed__i6 = 0
+                    _ps1__i6 = tuple(_d_all_player)
+                    _ans2__i6 = [R() < 0.5 for _v_p__i6 in _ps1__i6]
+                    for _i3__i6, _v_p__i6 in enumerate(_ps1__i6):
+                        v_yes__i6 = _ans2__i6[_i3__i6]
+                        if v_yes__i6:
+                            v_agreed__i6 += 1
+                    if v_agreed__i6 == len(_d_all_player):
+                        v_best__i6 = max([N[_d_o_p_vp + v_p_2__i6] for v_p_2__i6 in _d_all_player])
+                        _end(
+                            S,
+                            [
+                                v_p_3__i6
+                                for v_p_3__i6 in _d_all_player
+                                if N[_d_o_p_vp + v_p_3__i6] == v_best__i6
+                            ],
+                            "the players agreed to end the game",
+                        )
+            else:
+                self.q_end__agreement(S, R)
 
     def q_perform(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
         """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
@@ -2424,4 +2595,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "469 rules/march_of_progress/rules.yaml:126:7\n480 rules/march_of_progress/rules.yaml:27:7\n487 rules/march_of_progress/rules.yaml:20:7\n492 rules/march_of_progress/rules.yaml:72:7\n493 rules/march_of_progress/rules.yaml:73:11\n494 rules/march_of_progress/rules.yaml:74:15\n495 rules/march_of_progress/rules.yaml:75:11\n496 rules/march_of_progress/rules.yaml:76:7\n500 rules/march_of_progress/rules.yaml:118:7\n509 rules/march_of_progress/rules.yaml:43:7\n510 rules/march_of_progress/rules.yaml:44:11\n526 rules/march_of_progress/rules.yaml:45:7\n527 rules/march_of_progress/rules.yaml:46:11\n536 rules/march_of_progress/rules.yaml:47:7\n545 rules/march_of_progress/rules.yaml:108:7\n551 rules/march_of_progress/rules.yaml:64:7\n561 rules/march_of_progress/rules.yaml:13:7\n573 rules/march_of_progress/rules.yaml:55:7\n585 rules/march_of_progress/rules.yaml:56:11\n586 rules/march_of_progress/rules.yaml:57:7\n592 rules/march_of_progress/rules.yaml:35:7\n602 rules/march_of_progress/cards.yaml:113:15\n608 rules/march_of_progress/rules.yaml:92:7\n616 rules/march_of_progress/rules.yaml:84:7\n623 rules/march_of_progress/rules.yaml:136:7\n624 rules/march_of_progress/rules.yaml:137:11\n629 rules/march_of_progress/rules.yaml:138:7\n639 rules/march_of_progress/rules.yaml:100:7\n650 rules/march_of_progress/rules.yaml:288:7\n651 rules/march_of_progress/rules.yaml:289:11\n662 rules/march_of_progress/rules.yaml:290:11\n663 rules/march_of_progress/rules.yaml:291:15\n665 rules/march_of_progress/rules.yaml:292:15\n666 rules/march_of_progress/rules.yaml:293:19\n673 rules/march_of_progress/rules.yaml:294:19\n678 rules/march_of_progress/rules.yaml:295:19\n679 rules/march_of_progress/rules.yaml:296:19\n680 rules/march_of_progress/rules.yaml:297:19\n685 rules/march_of_progress/rules.yaml:298:19\n686 rules/march_of_progress/rules.yaml:299:19\n687 rules/march_of_progress/rules.yaml:300:19\n688 rules/march_of_progress/rules.yaml:301:19\n689 rules/march_of_progress/rules.yaml:302:19\n690 rules/march_of_progress/rules.yaml:303:23\n693 rules/march_of_progress/rules.yaml:305:23\n696 rules/march_of_progress/rules.yaml:307:23\n698 rules/march_of_progress/rules.yaml:308:19\n699 rules/march_of_progress/rules.yaml:309:23\n702 rules/march_of_progress/rules.yaml:311:23\n705 rules/march_of_progress/rules.yaml:313:23\n713 rules/march_of_progress/cards.yaml:51:7\n718 rules/march_of_progress/cards.yaml:52:7\n719 rules/march_of_progress/cards.yaml:53:11\n722 rules/march_of_progress/cards.yaml:55:11\n730 rules/march_of_progress/cards.yaml:57:11\n733 rules/march_of_progress/cards.yaml:59:11\n734 rules/march_of_progress/cards.yaml:60:11\n735 rules/march_of_progress/cards.yaml:61:11\n741 rules/march_of_progress/rules.yaml:170:7\n742 rules/march_of_progress/rules.yaml:171:7\n743 rules/march_of_progress/rules.yaml:172:7\n749 rules/march_of_progress/flow.yaml:97:7\n755 rules/march_of_progress/flow.yaml:98:11\n756 rules/march_of_progress/flow.yaml:99:11\n765 rules/march_of_progress/flow.yaml:81:7\n770 rules/march_of_progress/flow.yaml:82:7\n776 rules/march_of_progress/rules.yaml:146:7\n777 rules/march_of_progress/rules.yaml:147:7\n779 rules/march_of_progress/rules.yaml:148:7\n781 rules/march_of_progress/rules.yaml:149:7\n782 rules/march_of_progress/rules.yaml:150:11\n785 rules/march_of_progress/rules.yaml:152:11\n791 rules/march_of_progress/rules.yaml:159:7\n792 rules/march_of_progress/rules.yaml:160:7\n793 rules/march_of_progress/rules.yaml:161:7\n794 rules/march_of_progress/rules.yaml:162:7\n795 rules/march_of_progress/rules.yaml:163:7\n801 rules/march_of_progress/flow.yaml:15:7\n802 rules/march_of_progress/flow.yaml:16:7\n803 rules/march_of_progress/flow.yaml:17:7\n804 rules/march_of_progress/flow.yaml:18:7\n805 rules/march_of_progress/flow.yaml:19:7\n807 rules/march_of_progress/flow.yaml:20:7\n812 rules/march_of_progress/flow.yaml:21:11\n813 rules/march_of_progress/flow.yaml:22:11\n814 rules/march_of_progress/flow.yaml:23:11\n816 rules/march_of_progress/flow.yaml:24:7\n817 rules/march_of_progress/flow.yaml:25:7\n824 rules/march_of_progress/flow.yaml:72:7\n825 rules/march_of_progress/flow.yaml:73:11\n834 rules/march_of_progress/flow.yaml:42:7\n835 rules/march_of_progress/flow.yaml:43:11\n836 rules/march_of_progress/flow.yaml:44:15\n840 rules/march_of_progress/flow.yaml:45:15\n920 rules/march_of_progress/rules.yaml:179:7\n921 rules/march_of_progress/rules.yaml:180:7\n940 rules/march_of_progress/rules.yaml:181:7\n941 rules/march_of_progress/rules.yaml:183:11\n942 rules/march_of_progress/rules.yaml:184:7\n954 rules/march_of_progress/rules.yaml:185:7\n955 rules/march_of_progress/rules.yaml:186:7\n956 rules/march_of_progress/rules.yaml:187:11\n964 rules/march_of_progress/rules.yaml:189:11\n965 rules/march_of_progress/rules.yaml:190:11\n966 rules/march_of_progress/rules.yaml:192:15\n967 rules/march_of_progress/rules.yaml:193:11\n968 rules/march_of_progress/rules.yaml:194:7\n969 rules/march_of_progress/rules.yaml:195:7\n970 rules/march_of_progress/rules.yaml:196:11\n982 rules/march_of_progress/rules.yaml:197:11\n983 rules/march_of_progress/rules.yaml:198:15\n990 rules/march_of_progress/rules.yaml:199:15\n994 rules/march_of_progress/rules.yaml:201:15\n995 rules/march_of_progress/rules.yaml:202:7\n996 rules/march_of_progress/rules.yaml:203:7\n1000 rules/march_of_progress/cards.yaml:83:7\n1004 rules/march_of_progress/cards.yaml:91:7\n1010 rules/march_of_progress/cards.yaml:69:7\n1017 rules/march_of_progress/cards.yaml:70:7\n1018 rules/march_of_progress/cards.yaml:72:11\n1019 rules/march_of_progress/cards.yaml:73:7\n1026 rules/march_of_progress/cards.yaml:74:7\n1032 rules/march_of_progress/cards.yaml:11:7\n1037 rules/march_of_progress/cards.yaml:12:7\n1038 rules/march_of_progress/cards.yaml:14:11\n1039 rules/march_of_progress/cards.yaml:15:7\n1046 rules/march_of_progress/cards.yaml:16:7\n1047 rules/march_of_progress/cards.yaml:17:11\n1048 rules/march_of_progress/cards.yaml:18:7\n1060 rules/march_of_progress/cards.yaml:19:7\n1066 rules/march_of_progress/cards.yaml:27:7\n1071 rules/march_of_progress/cards.yaml:28:7\n1072 rules/march_of_progress/cards.yaml:30:11\n1073 rules/march_of_progress/cards.yaml:31:7\n1080 rules/march_of_progress/cards.yaml:32:7\n1081 rules/march_of_progress/cards.yaml:33:7\n1082 rules/march_of_progress/cards.yaml:34:11\n1083 rules/march_of_progress/cards.yaml:35:7\n1084 rules/march_of_progress/cards.yaml:36:7\n1094 rules/march_of_progress/cards.yaml:37:7\n1095 rules/march_of_progress/cards.yaml:38:11\n1096 rules/march_of_progress/cards.yaml:39:11\n1097 rules/march_of_progress/cards.yaml:40:15\n1098 rules/march_of_progress/cards.yaml:41:7\n1105 rules/march_of_progress/cards.yaml:42:7\n1106 rules/march_of_progress/cards.yaml:43:11\n1111 rules/march_of_progress/cards.yaml:116:7\n1114 rules/march_of_progress/cards.yaml:119:11\n1115 rules/march_of_progress/cards.yaml:120:7\n1118 rules/march_of_progress/cards.yaml:121:7\n1126 rules/march_of_progress/cards.yaml:99:7\n1133 rules/march_of_progress/cards.yaml:100:7\n1134 rules/march_of_progress/cards.yaml:102:11\n1135 rules/march_of_progress/cards.yaml:103:7\n1142 rules/march_of_progress/cards.yaml:104:7\n1145 rules/march_of_progress/cards.yaml:105:7\n1155 rules/march_of_progress/rules.yaml:233:7\n1156 rules/march_of_progress/rules.yaml:234:7\n1163 rules/march_of_progress/rules.yaml:235:7\n1164 rules/march_of_progress/rules.yaml:236:7\n1165 rules/march_of_progress/rules.yaml:237:7\n1168 rules/march_of_progress/rules.yaml:239:7\n1169 rules/march_of_progress/rules.yaml:240:11\n1171 rules/march_of_progress/rules.yaml:242:11\n1172 rules/march_of_progress/rules.yaml:243:11\n1175 rules/march_of_progress/rules.yaml:244:15\n1184 rules/march_of_progress/rules.yaml:245:19\n1187 rules/march_of_progress/rules.yaml:248:11\n1194 rules/march_of_progress/rules.yaml:273:7\n1199 rules/march_of_progress/rules.yaml:274:11\n1200 rules/march_of_progress/rules.yaml:275:7\n1217 rules/march_of_progress/rules.yaml:264:7\n1235 rules/march_of_progress/rules.yaml:265:11\n1241 rules/march_of_progress/rules.yaml:257:7\n1246 rules/march_of_progress/flow.yaml:105:7\n1247 rules/march_of_progress/flow.yaml:106:11\n1248 rules/march_of_progress/flow.yaml:107:11\n1252 rules/march_of_progress/flow.yaml:109:15\n1253 rules/march_of_progress/flow.yaml:110:19\n1254 rules/march_of_progress/flow.yaml:111:11\n1255 rules/march_of_progress/flow.yaml:112:15\n1256 rules/march_of_progress/flow.yaml:113:15\n1269 rules/march_of_progress/rules.yaml:216:7\n1274 rules/march_of_progress/rules.yaml:217:7\n1280 rules/march_of_progress/rules.yaml:218:11\n1281 rules/march_of_progress/rules.yaml:219:11\n1282 rules/march_of_progress/rules.yaml:220:15\n1289 rules/march_of_progress/rules.yaml:221:11\n1290 rules/march_of_progress/rules.yaml:222:7\n1295 rules/march_of_progress/rules.yaml:223:11\n1296 rules/march_of_progress/rules.yaml:224:15\n1297 rules/march_of_progress/rules.yaml:225:15\n1298 rules/march_of_progress/rules.yaml:226:19\n1350 rules/march_of_progress/flow.yaml:88:7\n1351 rules/march_of_progress/flow.yaml:90:11\n1397 rules/march_of_progress/flow.yaml:8:7\n1398 rules/march_of_progress/flow.yaml:9:11\n1409 rules/march_of_progress/flow.yaml:32:7\n1430 rules/march_of_progress/flow.yaml:34:11\n1438 rules/march_of_progress/flow.yaml:54:7\n1439 rules/march_of_progress/flow.yaml:55:11\n1440 rules/march_of_progress/rules.yaml:126:7\n1449 rules/march_of_progress/flow.yaml:56:11\n1450 rules/march_of_progress/flow.yaml:57:15\n1452 rules/march_of_progress/flow.yaml:59:15\n1453 rules/march_of_progress/flow.yaml:60:15\n1454 rules/march_of_progress/flow.yaml:61:19\n1461 rules/march_of_progress/flow.yaml:62:19\n1463 rules/march_of_progress/flow.yaml:64:19\n1470 rules/march_of_progress/flow.yaml:65:15\n1471 rules/march_of_progress/flow.yaml:66:15\n1495 rules/march_of_progress/rules.yaml:179:7\n1496 rules/march_of_progress/rules.yaml:180:7\n1511 rules/march_of_progress/rules.yaml:181:7\n1512 rules/march_of_progress/rules.yaml:182:11\n1513 rules/march_of_progress/rules.yaml:183:11\n1514 rules/march_of_progress/rules.yaml:184:7\n1527 rules/march_of_progress/rules.yaml:185:7\n1528 rules/march_of_progress/rules.yaml:186:7\n1536 rules/march_of_progress/rules.yaml:187:11\n1547 rules/march_of_progress/rules.yaml:189:11\n1553 rules/march_of_progress/rules.yaml:190:11\n1554 rules/march_of_progress/rules.yaml:191:15\n1555 rules/march_of_progress/rules.yaml:192:15\n1556 rules/march_of_progress/rules.yaml:193:11\n1559 rules/march_of_progress/rules.yaml:194:7\n1560 rules/march_of_progress/rules.yaml:195:7\n1565 rules/march_of_progress/rules.yaml:196:11\n1568 rules/march_of_progress/rules.yaml:197:11\n1576 rules/march_of_progress/rules.yaml:198:15\n1582 rules/march_of_progress/rules.yaml:199:15\n1586 rules/march_of_progress/rules.yaml:200:15\n1587 rules/march_of_progress/rules.yaml:201:15\n1590 rules/march_of_progress/rules.yaml:202:7\n1597 rules/march_of_progress/rules.yaml:203:7\n1625 rules/march_of_progress/cards.yaml:83:7\n1640 rules/march_of_progress/cards.yaml:91:7\n1658 rules/march_of_progress/cards.yaml:69:7\n1663 rules/march_of_progress/cards.yaml:70:7\n1664 rules/march_of_progress/cards.yaml:71:11\n1665 rules/march_of_progress/cards.yaml:72:11\n1666 rules/march_of_progress/cards.yaml:73:7\n1677 rules/march_of_progress/cards.yaml:74:7\n1678 rules/march_of_progress/cards.yaml:75:7\n1692 rules/march_of_progress/cards.yaml:11:7\n1697 rules/march_of_progress/cards.yaml:12:7\n1698 rules/march_of_progress/cards.yaml:13:11\n1699 rules/march_of_progress/cards.yaml:14:11\n1700 rules/march_of_progress/cards.yaml:15:7\n1711 rules/march_of_progress/cards.yaml:16:7\n1712 rules/march_of_progress/cards.yaml:17:11\n1713 rules/march_of_progress/cards.yaml:18:7\n1731 rules/march_of_progress/cards.yaml:19:7\n1750 rules/march_of_progress/cards.yaml:27:7\n1755 rules/march_of_progress/cards.yaml:28:7\n1756 rules/march_of_progress/cards.yaml:29:11\n1757 rules/march_of_progress/cards.yaml:30:11\n1758 rules/march_of_progress/cards.yaml:31:7\n1769 rules/march_of_progress/cards.yaml:32:7\n1770 rules/march_of_progress/cards.yaml:33:7\n1771 rules/march_of_progress/cards.yaml:34:11\n1772 rules/march_of_progress/cards.yaml:35:7\n1773 rules/march_of_progress/cards.yaml:36:7\n1783 rules/march_of_progress/cards.yaml:37:7\n1791 rules/march_of_progress/cards.yaml:38:11\n1804 rules/march_of_progress/cards.yaml:39:11\n1805 rules/march_of_progress/cards.yaml:40:15\n1811 rules/march_of_progress/cards.yaml:41:7\n1824 rules/march_of_progress/cards.yaml:42:7\n1825 rules/march_of_progress/cards.yaml:43:11\n1831 rules/march_of_progress/cards.yaml:116:7\n1832 rules/march_of_progress/cards.yaml:117:11\n1834 rules/march_of_progress/cards.yaml:119:11\n1835 rules/march_of_progress/cards.yaml:120:7\n1838 rules/march_of_progress/cards.yaml:121:7\n1841 rules/march_of_progress/cards.yaml:122:7\n1854 rules/march_of_progress/cards.yaml:99:7\n1860 rules/march_of_progress/cards.yaml:100:7\n1861 rules/march_of_progress/cards.yaml:101:11\n1862 rules/march_of_progress/cards.yaml:102:11\n1863 rules/march_of_progress/cards.yaml:103:7\n1874 rules/march_of_progress/cards.yaml:104:7\n1877 rules/march_of_progress/cards.yaml:105:7\n1879 rules/march_of_progress/cards.yaml:106:7\n1900 rules/march_of_progress/rules.yaml:233:7\n1901 rules/march_of_progress/rules.yaml:234:7\n1911 rules/march_of_progress/rules.yaml:235:7\n1918 rules/march_of_progress/rules.yaml:236:7\n1919 rules/march_of_progress/rules.yaml:237:7\n1922 rules/march_of_progress/rules.yaml:238:7\n1923 rules/march_of_progress/rules.yaml:239:7\n1930 rules/march_of_progress/rules.yaml:240:11\n1934 rules/march_of_progress/rules.yaml:242:11\n1941 rules/march_of_progress/rules.yaml:243:11\n1944 rules/march_of_progress/rules.yaml:244:15\n1953 rules/march_of_progress/rules.yaml:245:19\n1955 rules/march_of_progress/rules.yaml:246:19\n1958 rules/march_of_progress/rules.yaml:248:11\n1972 rules/march_of_progress/rules.yaml:273:7\n1981 rules/march_of_progress/rules.yaml:274:11\n1982 rules/march_of_progress/rules.yaml:275:7\n2003 rules/march_of_progress/rules.yaml:264:7\n2029 rules/march_of_progress/rules.yaml:265:11\n2030 rules/march_of_progress/rules.yaml:266:7\n2037 rules/march_of_progress/rules.yaml:257:7\n2053 rules/march_of_progress/flow.yaml:105:7\n2058 rules/march_of_progress/flow.yaml:106:11\n2059 rules/march_of_progress/flow.yaml:107:11\n2079 rules/march_of_progress/flow.yaml:109:15\n2080 rules/march_of_progress/flow.yaml:110:19\n2081 rules/march_of_progress/flow.yaml:111:11\n2082 rules/march_of_progress/flow.yaml:112:15\n2083 rules/march_of_progress/flow.yaml:113:15\n2088 rules/march_of_progress/flow.yaml:114:11\n2121 rules/march_of_progress/rules.yaml:216:7\n2131 rules/march_of_progress/rules.yaml:217:7\n2150 rules/march_of_progress/rules.yaml:218:11\n2151 rules/march_of_progress/rules.yaml:219:11\n2159 rules/march_of_progress/rules.yaml:220:15\n2174 rules/march_of_progress/rules.yaml:221:11\n2177 rules/march_of_progress/rules.yaml:222:7\n2198 rules/march_of_progress/rules.yaml:223:11\n2207 rules/march_of_progress/rules.yaml:224:15\n2220 rules/march_of_progress/rules.yaml:225:15\n2221 rules/march_of_progress/rules.yaml:226:19\n2239 rules/march_of_progress/flow.yaml:88:7\n2253 rules/march_of_progress/flow.yaml:89:11\n2254 rules/march_of_progress/flow.yaml:90:11\n2265 rules/march_of_progress/flow.yaml:8:7\n2266 rules/march_of_progress/flow.yaml:9:11\n2284 rules/march_of_progress/flow.yaml:32:7\n2305 rules/march_of_progress/flow.yaml:34:11\n2308 rules/march_of_progress/flow.yaml:35:11\n2309 rules/march_of_progress/flow.yaml:36:7\n2326 rules/march_of_progress/flow.yaml:54:7\n2340 rules/march_of_progress/flow.yaml:55:11\n2341 rules/march_of_progress/flow.yaml:56:11\n2349 rules/march_of_progress/flow.yaml:57:15\n2354 rules/march_of_progress/flow.yaml:59:15\n2355 rules/march_of_progress/flow.yaml:60:15\n2365 rules/march_of_progress/flow.yaml:61:19\n2378 rules/march_of_progress/flow.yaml:62:19\n2384 rules/march_of_progress/flow.yaml:64:19\n2399 rules/march_of_progress/flow.yaml:65:15\n2406 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "481 rules/march_of_progress/rules.yaml:126:7\n492 rules/march_of_progress/rules.yaml:27:7\n499 rules/march_of_progress/rules.yaml:20:7\n504 rules/march_of_progress/rules.yaml:72:7\n505 rules/march_of_progress/rules.yaml:73:11\n506 rules/march_of_progress/rules.yaml:74:15\n507 rules/march_of_progress/rules.yaml:75:11\n508 rules/march_of_progress/rules.yaml:76:7\n512 rules/march_of_progress/rules.yaml:118:7\n521 rules/march_of_progress/rules.yaml:43:7\n522 rules/march_of_progress/rules.yaml:44:11\n538 rules/march_of_progress/rules.yaml:45:7\n539 rules/march_of_progress/rules.yaml:46:11\n548 rules/march_of_progress/rules.yaml:47:7\n557 rules/march_of_progress/rules.yaml:108:7\n563 rules/march_of_progress/rules.yaml:64:7\n573 rules/march_of_progress/rules.yaml:13:7\n585 rules/march_of_progress/rules.yaml:55:7\n597 rules/march_of_progress/rules.yaml:56:11\n598 rules/march_of_progress/rules.yaml:57:7\n604 rules/march_of_progress/rules.yaml:35:7\n614 rules/march_of_progress/cards.yaml:113:15\n620 rules/march_of_progress/rules.yaml:92:7\n628 rules/march_of_progress/rules.yaml:84:7\n635 rules/march_of_progress/rules.yaml:136:7\n636 rules/march_of_progress/rules.yaml:137:11\n641 rules/march_of_progress/rules.yaml:138:7\n651 rules/march_of_progress/rules.yaml:100:7\n662 rules/march_of_progress/rules.yaml:288:7\n663 rules/march_of_progress/rules.yaml:289:11\n674 rules/march_of_progress/rules.yaml:290:11\n675 rules/march_of_progress/rules.yaml:291:15\n677 rules/march_of_progress/rules.yaml:292:15\n678 rules/march_of_progress/rules.yaml:293:19\n685 rules/march_of_progress/rules.yaml:294:19\n690 rules/march_of_progress/rules.yaml:295:19\n691 rules/march_of_progress/rules.yaml:296:19\n692 rules/march_of_progress/rules.yaml:297:19\n697 rules/march_of_progress/rules.yaml:298:19\n698 rules/march_of_progress/rules.yaml:299:19\n699 rules/march_of_progress/rules.yaml:300:19\n700 rules/march_of_progress/rules.yaml:301:19\n701 rules/march_of_progress/rules.yaml:302:19\n702 rules/march_of_progress/rules.yaml:303:23\n705 rules/march_of_progress/rules.yaml:305:23\n708 rules/march_of_progress/rules.yaml:307:23\n710 rules/march_of_progress/rules.yaml:308:19\n711 rules/march_of_progress/rules.yaml:309:23\n714 rules/march_of_progress/rules.yaml:311:23\n717 rules/march_of_progress/rules.yaml:313:23\n725 rules/march_of_progress/cards.yaml:51:7\n730 rules/march_of_progress/cards.yaml:52:7\n731 rules/march_of_progress/cards.yaml:53:11\n734 rules/march_of_progress/cards.yaml:55:11\n742 rules/march_of_progress/cards.yaml:57:11\n745 rules/march_of_progress/cards.yaml:59:11\n746 rules/march_of_progress/cards.yaml:60:11\n747 rules/march_of_progress/cards.yaml:61:11\n753 rules/march_of_progress/rules.yaml:170:7\n754 rules/march_of_progress/rules.yaml:171:7\n755 rules/march_of_progress/rules.yaml:172:7\n761 rules/march_of_progress/flow.yaml:97:7\n767 rules/march_of_progress/flow.yaml:98:11\n768 rules/march_of_progress/flow.yaml:99:11\n777 rules/march_of_progress/flow.yaml:81:7\n782 rules/march_of_progress/flow.yaml:82:7\n788 rules/march_of_progress/rules.yaml:146:7\n789 rules/march_of_progress/rules.yaml:147:7\n791 rules/march_of_progress/rules.yaml:148:7\n793 rules/march_of_progress/rules.yaml:149:7\n794 rules/march_of_progress/rules.yaml:150:11\n797 rules/march_of_progress/rules.yaml:152:11\n803 rules/march_of_progress/rules.yaml:159:7\n804 rules/march_of_progress/rules.yaml:160:7\n805 rules/march_of_progress/rules.yaml:161:7\n806 rules/march_of_progress/rules.yaml:162:7\n807 rules/march_of_progress/rules.yaml:163:7\n813 rules/march_of_progress/flow.yaml:15:7\n814 rules/march_of_progress/flow.yaml:16:7\n815 rules/march_of_progress/flow.yaml:17:7\n816 rules/march_of_progress/flow.yaml:18:7\n817 rules/march_of_progress/flow.yaml:19:7\n819 rules/march_of_progress/flow.yaml:20:7\n824 rules/march_of_progress/flow.yaml:21:11\n825 rules/march_of_progress/flow.yaml:22:11\n826 rules/march_of_progress/flow.yaml:23:11\n828 rules/march_of_progress/flow.yaml:24:7\n829 rules/march_of_progress/flow.yaml:25:7\n836 rules/march_of_progress/flow.yaml:72:7\n837 rules/march_of_progress/flow.yaml:73:11\n846 rules/march_of_progress/flow.yaml:42:7\n847 rules/march_of_progress/flow.yaml:43:11\n848 rules/march_of_progress/flow.yaml:44:15\n852 rules/march_of_progress/flow.yaml:45:15\n932 rules/march_of_progress/rules.yaml:179:7\n933 rules/march_of_progress/rules.yaml:180:7\n952 rules/march_of_progress/rules.yaml:181:7\n953 rules/march_of_progress/rules.yaml:183:11\n954 rules/march_of_progress/rules.yaml:184:7\n966 rules/march_of_progress/rules.yaml:185:7\n967 rules/march_of_progress/rules.yaml:186:7\n968 rules/march_of_progress/rules.yaml:187:11\n976 rules/march_of_progress/rules.yaml:189:11\n977 rules/march_of_progress/rules.yaml:190:11\n978 rules/march_of_progress/rules.yaml:192:15\n979 rules/march_of_progress/rules.yaml:193:11\n980 rules/march_of_progress/rules.yaml:194:7\n981 rules/march_of_progress/rules.yaml:195:7\n982 rules/march_of_progress/rules.yaml:196:11\n994 rules/march_of_progress/rules.yaml:197:11\n995 rules/march_of_progress/rules.yaml:198:15\n1002 rules/march_of_progress/rules.yaml:199:15\n1006 rules/march_of_progress/rules.yaml:201:15\n1007 rules/march_of_progress/rules.yaml:202:7\n1008 rules/march_of_progress/rules.yaml:203:7\n1012 rules/march_of_progress/cards.yaml:83:7\n1016 rules/march_of_progress/cards.yaml:91:7\n1022 rules/march_of_progress/cards.yaml:69:7\n1029 rules/march_of_progress/cards.yaml:70:7\n1030 rules/march_of_progress/cards.yaml:72:11\n1031 rules/march_of_progress/cards.yaml:73:7\n1038 rules/march_of_progress/cards.yaml:74:7\n1044 rules/march_of_progress/cards.yaml:11:7\n1049 rules/march_of_progress/cards.yaml:12:7\n1050 rules/march_of_progress/cards.yaml:14:11\n1051 rules/march_of_progress/cards.yaml:15:7\n1058 rules/march_of_progress/cards.yaml:16:7\n1059 rules/march_of_progress/cards.yaml:17:11\n1060 rules/march_of_progress/cards.yaml:18:7\n1072 rules/march_of_progress/cards.yaml:19:7\n1078 rules/march_of_progress/cards.yaml:27:7\n1083 rules/march_of_progress/cards.yaml:28:7\n1084 rules/march_of_progress/cards.yaml:30:11\n1085 rules/march_of_progress/cards.yaml:31:7\n1092 rules/march_of_progress/cards.yaml:32:7\n1093 rules/march_of_progress/cards.yaml:33:7\n1094 rules/march_of_progress/cards.yaml:34:11\n1095 rules/march_of_progress/cards.yaml:35:7\n1096 rules/march_of_progress/cards.yaml:36:7\n1106 rules/march_of_progress/cards.yaml:37:7\n1107 rules/march_of_progress/cards.yaml:38:11\n1108 rules/march_of_progress/cards.yaml:39:11\n1109 rules/march_of_progress/cards.yaml:40:15\n1110 rules/march_of_progress/cards.yaml:41:7\n1117 rules/march_of_progress/cards.yaml:42:7\n1118 rules/march_of_progress/cards.yaml:43:11\n1123 rules/march_of_progress/cards.yaml:116:7\n1126 rules/march_of_progress/cards.yaml:119:11\n1127 rules/march_of_progress/cards.yaml:120:7\n1130 rules/march_of_progress/cards.yaml:121:7\n1138 rules/march_of_progress/cards.yaml:99:7\n1145 rules/march_of_progress/cards.yaml:100:7\n1146 rules/march_of_progress/cards.yaml:102:11\n1147 rules/march_of_progress/cards.yaml:103:7\n1154 rules/march_of_progress/cards.yaml:104:7\n1157 rules/march_of_progress/cards.yaml:105:7\n1167 rules/march_of_progress/rules.yaml:233:7\n1168 rules/march_of_progress/rules.yaml:234:7\n1175 rules/march_of_progress/rules.yaml:235:7\n1176 rules/march_of_progress/rules.yaml:236:7\n1177 rules/march_of_progress/rules.yaml:237:7\n1180 rules/march_of_progress/rules.yaml:239:7\n1181 rules/march_of_progress/rules.yaml:240:11\n1183 rules/march_of_progress/rules.yaml:242:11\n1184 rules/march_of_progress/rules.yaml:243:11\n1187 rules/march_of_progress/rules.yaml:244:15\n1196 rules/march_of_progress/rules.yaml:245:19\n1199 rules/march_of_progress/rules.yaml:248:11\n1206 rules/march_of_progress/rules.yaml:273:7\n1211 rules/march_of_progress/rules.yaml:274:11\n1212 rules/march_of_progress/rules.yaml:275:7\n1229 rules/march_of_progress/rules.yaml:264:7\n1247 rules/march_of_progress/rules.yaml:265:11\n1253 rules/march_of_progress/rules.yaml:257:7\n1258 rules/march_of_progress/flow.yaml:105:7\n1259 rules/march_of_progress/flow.yaml:106:11\n1260 rules/march_of_progress/flow.yaml:107:11\n1264 rules/march_of_progress/flow.yaml:109:15\n1265 rules/march_of_progress/flow.yaml:110:19\n1266 rules/march_of_progress/flow.yaml:111:11\n1267 rules/march_of_progress/flow.yaml:112:15\n1268 rules/march_of_progress/flow.yaml:113:15\n1281 rules/march_of_progress/rules.yaml:216:7\n1286 rules/march_of_progress/rules.yaml:217:7\n1292 rules/march_of_progress/rules.yaml:218:11\n1293 rules/march_of_progress/rules.yaml:219:11\n1294 rules/march_of_progress/rules.yaml:220:15\n1301 rules/march_of_progress/rules.yaml:221:11\n1302 rules/march_of_progress/rules.yaml:222:7\n1307 rules/march_of_progress/rules.yaml:223:11\n1308 rules/march_of_progress/rules.yaml:224:15\n1309 rules/march_of_progress/rules.yaml:225:15\n1310 rules/march_of_progress/rules.yaml:226:19\n1378 rules/march_of_progress/flow.yaml:32:7\n1405 rules/march_of_progress/flow.yaml:34:11\n1411 rules/march_of_progress/flow.yaml:42:7\n1412 rules/march_of_progress/flow.yaml:43:11\n1417 rules/march_of_progress/flow.yaml:44:15\n1421 rules/march_of_progress/flow.yaml:45:15\n1426 rules/march_of_progress/flow.yaml:54:7\n1427 rules/march_of_progress/flow.yaml:55:11\n1428 rules/march_of_progress/rules.yaml:126:7\n1437 rules/march_of_progress/flow.yaml:56:11\n1438 rules/march_of_progress/flow.yaml:57:15\n1440 rules/march_of_progress/flow.yaml:59:15\n1441 rules/march_of_progress/flow.yaml:60:15\n1442 rules/march_of_progress/flow.yaml:61:19\n1449 rules/march_of_progress/flow.yaml:62:19\n1451 rules/march_of_progress/flow.yaml:64:19\n1458 rules/march_of_progress/flow.yaml:65:15\n1459 rules/march_of_progress/flow.yaml:66:15\n1469 rules/march_of_progress/flow.yaml:72:7\n1470 rules/march_of_progress/flow.yaml:73:11\n1476 rules/march_of_progress/flow.yaml:97:7\n1482 rules/march_of_progress/flow.yaml:98:11\n1483 rules/march_of_progress/flow.yaml:99:11\n1495 rules/march_of_progress/flow.yaml:105:7\n1496 rules/march_of_progress/flow.yaml:106:11\n1497 rules/march_of_progress/flow.yaml:107:11\n1501 rules/march_of_progress/flow.yaml:109:15\n1502 rules/march_of_progress/flow.yaml:110:19\n1503 rules/march_of_progress/flow.yaml:111:11\n1504 rules/march_of_progress/flow.yaml:112:15\n1505 rules/march_of_progress/flow.yaml:113:15\n1521 rules/march_of_progress/flow.yaml:88:7\n1522 rules/march_of_progress/flow.yaml:90:11\n1568 rules/march_of_progress/flow.yaml:8:7\n1569 rules/march_of_progress/flow.yaml:9:11\n1580 rules/march_of_progress/flow.yaml:32:7\n1601 rules/march_of_progress/flow.yaml:34:11\n1609 rules/march_of_progress/flow.yaml:54:7\n1610 rules/march_of_progress/flow.yaml:55:11\n1611 rules/march_of_progress/rules.yaml:126:7\n1620 rules/march_of_progress/flow.yaml:56:11\n1621 rules/march_of_progress/flow.yaml:57:15\n1623 rules/march_of_progress/flow.yaml:59:15\n1624 rules/march_of_progress/flow.yaml:60:15\n1625 rules/march_of_progress/flow.yaml:61:19\n1632 rules/march_of_progress/flow.yaml:62:19\n1634 rules/march_of_progress/flow.yaml:64:19\n1641 rules/march_of_progress/flow.yaml:65:15\n1642 rules/march_of_progress/flow.yaml:66:15\n1666 rules/march_of_progress/rules.yaml:179:7\n1667 rules/march_of_progress/rules.yaml:180:7\n1682 rules/march_of_progress/rules.yaml:181:7\n1683 rules/march_of_progress/rules.yaml:182:11\n1684 rules/march_of_progress/rules.yaml:183:11\n1685 rules/march_of_progress/rules.yaml:184:7\n1698 rules/march_of_progress/rules.yaml:185:7\n1699 rules/march_of_progress/rules.yaml:186:7\n1707 rules/march_of_progress/rules.yaml:187:11\n1718 rules/march_of_progress/rules.yaml:189:11\n1724 rules/march_of_progress/rules.yaml:190:11\n1725 rules/march_of_progress/rules.yaml:191:15\n1726 rules/march_of_progress/rules.yaml:192:15\n1727 rules/march_of_progress/rules.yaml:193:11\n1730 rules/march_of_progress/rules.yaml:194:7\n1731 rules/march_of_progress/rules.yaml:195:7\n1736 rules/march_of_progress/rules.yaml:196:11\n1739 rules/march_of_progress/rules.yaml:197:11\n1747 rules/march_of_progress/rules.yaml:198:15\n1753 rules/march_of_progress/rules.yaml:199:15\n1757 rules/march_of_progress/rules.yaml:200:15\n1758 rules/march_of_progress/rules.yaml:201:15\n1761 rules/march_of_progress/rules.yaml:202:7\n1768 rules/march_of_progress/rules.yaml:203:7\n1796 rules/march_of_progress/cards.yaml:83:7\n1811 rules/march_of_progress/cards.yaml:91:7\n1829 rules/march_of_progress/cards.yaml:69:7\n1834 rules/march_of_progress/cards.yaml:70:7\n1835 rules/march_of_progress/cards.yaml:71:11\n1836 rules/march_of_progress/cards.yaml:72:11\n1837 rules/march_of_progress/cards.yaml:73:7\n1848 rules/march_of_progress/cards.yaml:74:7\n1849 rules/march_of_progress/cards.yaml:75:7\n1863 rules/march_of_progress/cards.yaml:11:7\n1868 rules/march_of_progress/cards.yaml:12:7\n1869 rules/march_of_progress/cards.yaml:13:11\n1870 rules/march_of_progress/cards.yaml:14:11\n1871 rules/march_of_progress/cards.yaml:15:7\n1882 rules/march_of_progress/cards.yaml:16:7\n1883 rules/march_of_progress/cards.yaml:17:11\n1884 rules/march_of_progress/cards.yaml:18:7\n1902 rules/march_of_progress/cards.yaml:19:7\n1921 rules/march_of_progress/cards.yaml:27:7\n1926 rules/march_of_progress/cards.yaml:28:7\n1927 rules/march_of_progress/cards.yaml:29:11\n1928 rules/march_of_progress/cards.yaml:30:11\n1929 rules/march_of_progress/cards.yaml:31:7\n1940 rules/march_of_progress/cards.yaml:32:7\n1941 rules/march_of_progress/cards.yaml:33:7\n1942 rules/march_of_progress/cards.yaml:34:11\n1943 rules/march_of_progress/cards.yaml:35:7\n1944 rules/march_of_progress/cards.yaml:36:7\n1954 rules/march_of_progress/cards.yaml:37:7\n1962 rules/march_of_progress/cards.yaml:38:11\n1975 rules/march_of_progress/cards.yaml:39:11\n1976 rules/march_of_progress/cards.yaml:40:15\n1982 rules/march_of_progress/cards.yaml:41:7\n1995 rules/march_of_progress/cards.yaml:42:7\n1996 rules/march_of_progress/cards.yaml:43:11\n2002 rules/march_of_progress/cards.yaml:116:7\n2003 rules/march_of_progress/cards.yaml:117:11\n2005 rules/march_of_progress/cards.yaml:119:11\n2006 rules/march_of_progress/cards.yaml:120:7\n2009 rules/march_of_progress/cards.yaml:121:7\n2012 rules/march_of_progress/cards.yaml:122:7\n2025 rules/march_of_progress/cards.yaml:99:7\n2031 rules/march_of_progress/cards.yaml:100:7\n2032 rules/march_of_progress/cards.yaml:101:11\n2033 rules/march_of_progress/cards.yaml:102:11\n2034 rules/march_of_progress/cards.yaml:103:7\n2045 rules/march_of_progress/cards.yaml:104:7\n2048 rules/march_of_progress/cards.yaml:105:7\n2050 rules/march_of_progress/cards.yaml:106:7\n2071 rules/march_of_progress/rules.yaml:233:7\n2072 rules/march_of_progress/rules.yaml:234:7\n2082 rules/march_of_progress/rules.yaml:235:7\n2089 rules/march_of_progress/rules.yaml:236:7\n2090 rules/march_of_progress/rules.yaml:237:7\n2093 rules/march_of_progress/rules.yaml:238:7\n2094 rules/march_of_progress/rules.yaml:239:7\n2101 rules/march_of_progress/rules.yaml:240:11\n2105 rules/march_of_progress/rules.yaml:242:11\n2112 rules/march_of_progress/rules.yaml:243:11\n2115 rules/march_of_progress/rules.yaml:244:15\n2124 rules/march_of_progress/rules.yaml:245:19\n2126 rules/march_of_progress/rules.yaml:246:19\n2129 rules/march_of_progress/rules.yaml:248:11\n2143 rules/march_of_progress/rules.yaml:273:7\n2152 rules/march_of_progress/rules.yaml:274:11\n2153 rules/march_of_progress/rules.yaml:275:7\n2174 rules/march_of_progress/rules.yaml:264:7\n2200 rules/march_of_progress/rules.yaml:265:11\n2201 rules/march_of_progress/rules.yaml:266:7\n2208 rules/march_of_progress/rules.yaml:257:7\n2224 rules/march_of_progress/flow.yaml:105:7\n2229 rules/march_of_progress/flow.yaml:106:11\n2230 rules/march_of_progress/flow.yaml:107:11\n2250 rules/march_of_progress/flow.yaml:109:15\n2251 rules/march_of_progress/flow.yaml:110:19\n2252 rules/march_of_progress/flow.yaml:111:11\n2253 rules/march_of_progress/flow.yaml:112:15\n2254 rules/march_of_progress/flow.yaml:113:15\n2259 rules/march_of_progress/flow.yaml:114:11\n2292 rules/march_of_progress/rules.yaml:216:7\n2302 rules/march_of_progress/rules.yaml:217:7\n2321 rules/march_of_progress/rules.yaml:218:11\n2322 rules/march_of_progress/rules.yaml:219:11\n2330 rules/march_of_progress/rules.yaml:220:15\n2345 rules/march_of_progress/rules.yaml:221:11\n2348 rules/march_of_progress/rules.yaml:222:7\n2369 rules/march_of_progress/rules.yaml:223:11\n2378 rules/march_of_progress/rules.yaml:224:15\n2391 rules/march_of_progress/rules.yaml:225:15\n2392 rules/march_of_progress/rules.yaml:226:19\n2410 rules/march_of_progress/flow.yaml:88:7\n2424 rules/march_of_progress/flow.yaml:89:11\n2425 rules/march_of_progress/flow.yaml:90:11\n2436 rules/march_of_progress/flow.yaml:8:7\n2437 rules/march_of_progress/flow.yaml:9:11\n2455 rules/march_of_progress/flow.yaml:32:7\n2476 rules/march_of_progress/flow.yaml:34:11\n2479 rules/march_of_progress/flow.yaml:35:11\n2480 rules/march_of_progress/flow.yaml:36:7\n2497 rules/march_of_progress/flow.yaml:54:7\n2511 rules/march_of_progress/flow.yaml:55:11\n2512 rules/march_of_progress/flow.yaml:56:11\n2520 rules/march_of_progress/flow.yaml:57:15\n2525 rules/march_of_progress/flow.yaml:59:15\n2526 rules/march_of_progress/flow.yaml:60:15\n2536 rules/march_of_progress/flow.yaml:61:19\n2549 rules/march_of_progress/flow.yaml:62:19\n2555 rules/march_of_progress/flow.yaml:64:19\n2570 rules/march_of_progress/flow.yaml:65:15\n2577 rules/march_of_progress/flow.yaml:66:15"

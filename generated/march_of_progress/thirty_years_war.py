@@ -119,7 +119,13 @@ PRIMARY: dict[str, Any] = {
     "id_country": ("blue_home", "neutral", "orange_home"),
     "id_player": ("blue", "orange"),
     "inl_f_actors_of": True,
+    "inl_p_end__eighteen_vps": True,
+    "inl_p_turn__cleanup": True,
+    "inl_p_turn__reveal": True,
     "inl_play_q": True,
+    "inl_q_end__agreement": True,
+    "inl_q_turn__pick": True,
+    "inl_q_turn__resolve": True,
     "internal": (),
     "name_army": (
         "Blue army 1",

@@ -748,6 +748,11 @@ PRIMARY: dict[str, Any] = {
         "sd21",
         "sd22",
     ),
+    "inl_p_end__game_end": True,
+    "inl_q_turn__card_phase": True,
+    "inl_q_turn__cleanup_phase": True,
+    "inl_q_turn__order_of_play": True,
+    "inl_q_turn__political_phase": True,
     "internal": (
         "e.slot",
         "e.reform",
