@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 
 import pytest
 from rulecraft.runtime import Game
@@ -150,6 +151,33 @@ def test_illegal_options_are_refused_with_the_games_reason(tmp_path):
             headers={"content-type": "application/json"},
         )
         assert r.status_code == 400
+
+
+def test_a_card_option_says_what_is_on_the_card(tmp_path):
+    """The terminal prints a card's text under its option; the page had its name only (a
+    Rise of Totalitarianism player chose among "C1 Communism card", "C3 Communism card")."""
+    with client_for(tmp_path / "g.db") as c:
+        links = create(c, TYW, ["human", "human"], seed=2)
+        d = c.get(f"/api/{links['seats'][0]}/state").json()["decision"]
+        move = next(o for o in d["options"] if o["id"] == "card:move_1")
+        assert move["label"] == "MOVE 1" and move["detail"].startswith("Move 1 of your armies")
+        rot = "rise_of_totalitarianism/scenario_a"
+        tok = create(c, rot, ["human", "random", "random"], seed=7)["seats"][0]
+        seen = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the bots play on the server, between our turns
+            d = c.get(f"/api/{tok}/state").json()["decision"]
+            if d is None or d.get("answered"):
+                time.sleep(0.05)
+                continue
+            seen.append((d["prompt"], [o.get("detail") for o in d["options"]]))
+            if d["prompt"] == "Choose the Strategy Card to play this Round":
+                break
+            c.post(f"/api/{tok}/decide", json={"option": d["options"][-1]["id"]})
+        boxes = [details for prompt, details in seen if "Order of Play Track" in prompt]
+        assert boxes and boxes[0] == [None] * len(boxes[0])  # a box of a track is no card
+        assert seen[-1][0] == "Choose the Strategy Card to play this Round"
+        assert all(detail and "; Card ID: C" in detail for detail in seen[-1][1])
 
 
 def test_a_secret_pick_is_taken_back_until_everyone_has_picked(tmp_path):

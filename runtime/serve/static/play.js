@@ -22,10 +22,15 @@
   }
   const decide = (id) => send({ type: "decide", option: id });
 
-  function button(label, id, cls) {
+  function button(label, id, cls, detail) {
     const b = el("button", label, cls || "option");
     b.type = "button";
     b.dataset.option = id;
+    if (detail) {
+      // a card's text or what is on it, under its name (as the terminal prints it)
+      b.title = detail;
+      b.appendChild(el("span", detail, "detail"));
+    }
     b.addEventListener("click", () => decide(id));
     return b;
   }
@@ -46,7 +51,7 @@
           list.appendChild(el("p", "More options match: type in the box above to narrow them.", "muted"));
           break;
         }
-        list.appendChild(button(o.label, o.id));
+        list.appendChild(button(o.label, o.id, null, o.detail));
         shown++;
       }
       if (!shown) list.appendChild(el("p", "No option matches.", "muted"));
