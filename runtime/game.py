@@ -568,9 +568,11 @@ def _spec_of(data: dict[str, Any], spec: GameSpec | None) -> GameSpec:
     game, scenario = data.get("game"), data.get("scenario")
     if not isinstance(game, str) or not isinstance(scenario, str):
         raise SaveError("this is not a saved game (no game and scenario named)")
+    if not game or not scenario:  # load_spec would take "" for the game's first scenario
+        raise SaveError("the save's 'game' and 'scenario' must name them, not be empty")
     if spec is None:
         try:
-            return load_spec(game, scenario)
+            spec = load_spec(game, scenario)
         except UnknownGame as exc:
             raise SaveError(f"the save is of {game}/{scenario}: {exc}") from None
     if spec.game != game:

@@ -377,6 +377,12 @@ def test_a_local_nested_900_deep_is_refused_in_words() -> None:
         (SAVE.replace('"seed":1', '"seed":' + "9" * 5000, 1), "not JSON"),
         (" " * (MAX_SAVE_CHARS + 1), "characters long; a save is at most"),
         ('{"rulecraft": 3, "game": "march_of_progress"}', "no game and scenario named"),
+        # found by the save fuzzer (--fuzz-budget 1500, input 385): an empty scenario loaded
+        # as the game's first one, another game than the one saved
+        (
+            '{"rulecraft": 3, "game": "march_of_progress", "scenario": "", "seed": 5}',
+            "the save's 'game' and 'scenario' must name them, not be empty",
+        ),
         (
             '{"game": "nope", "scenario": "x", "rulecraft": 3}',
             "the save is of nope/x: no compiled game named 'nope'",
