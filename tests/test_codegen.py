@@ -340,6 +340,9 @@ def test_methods_reading_int_slots_bind_the_int_view_after_their_docstring() -> 
     ]
     assert bind_int_view(two).count("N: list[int] = S") == 1
     assert bind_int_view("def g(self, S):\n    return S[1]") == "def g(self, S):\n    return S[1]"
+    # after a docstring of several lines, not inside it (q_main's had the line in its text)
+    long_doc = 'def h(self, S):\n    """One,\n    two."""\n    return N[3]'
+    assert bind_int_view(long_doc).split("\n")[3] == "    N: list[int] = S"
     # in the engines: an int field, a set's bitmask and a reference (-1 for none, made a
     # value by _ref) read through N; a flag through S
     text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")

@@ -149,11 +149,13 @@ class _Stop(Exception):
 
 
 def _calls_of_q_main(have: set[str], turn: tuple[str, ...], flow: tuple[Any, ...], k: int):
-    """The steps ``q_main`` (generated for a class with the methods ``have``, the game's turn
-    ``turn``) calls for a scenario whose flow is ``flow`` (None: the next turn), from step
-    ``k``, until the 12th call."""
+    """The steps ``q_main`` and ``q_turns`` (generated for a class with the methods ``have``,
+    the game's turn ``turn``) call for a scenario whose flow is ``flow`` (None: the next
+    turn), from step ``k``, until the 12th call."""
     steps = tuple(dict.fromkeys(n for n in flow if n is not None))
-    text = dispatch_methods(have.__contains__, steps, (), turn)["q_main"]
+    methods = dispatch_methods(have.__contains__, steps, (), turn)
+    # q_main, and the straight-line turn it hands over to (q_turns) where there is one
+    text = "\n".join(methods[m] for m in ("q_main", "q_turns") if m in methods)
     namespace: dict[str, Any] = {"Any": Any, "Callable": Any}
     exec(text, namespace)  # noqa: S102 - generated text, run to follow the calls
     called: list[str] = []
@@ -178,6 +180,8 @@ def _calls_of_q_main(have: set[str], turn: tuple[str, ...], flow: tuple[Any, ...
 
     for name in have:
         setattr(Fake, name, log(name[2:]))
+    if "q_turns" in namespace:
+        Fake.q_turns = namespace["q_turns"]  # type: ignore[attr-defined]
     Fake.flow_q = tuple(
         (None, False) if n is None else (getattr(Fake, "q_" + n, None), True) for n in flow
     )
@@ -223,7 +227,7 @@ def test_the_straight_turn_is_the_scenarios_turn(game: str) -> None:
 
 
 def _straight_calls(engine: Any) -> list[str]:
-    """The methods the straight-line turn of the engine's ``q_main`` calls after next_turn."""
+    """The methods the straight-line turn of the engine's ``q_turns`` calls after next_turn."""
     for cls in type(engine).__mro__:
         mod = sys.modules[cls.__module__]
         src = (mod.__file__ or "").rsplit(".", 1)[0].split(".cpython")[0] + ".py"
@@ -232,7 +236,7 @@ def _straight_calls(engine: Any) -> list[str]:
         for node in ast.parse(Path(src).read_text(encoding="utf-8")).body:
             if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
                 for fn in node.body:
-                    if isinstance(fn, ast.FunctionDef) and fn.name == "q_main":
+                    if isinstance(fn, ast.FunctionDef) and fn.name == "q_turns":
                         loop = fn.body[-1]
                         assert isinstance(loop, ast.While)
                         # a step inlined sits under its flag, its call in the else
@@ -245,4 +249,4 @@ def _straight_calls(engine: Any) -> list[str]:
                                 flag = step.replace("self.", "inl_")
                                 assert ast.unparse(s.test) in (f"self.{flag}", f"_d_{flag}")
                         return [n.removeprefix("self.") for n in names[1:]]
-    raise AssertionError(f"no q_main in {type(engine).__name__}'s classes")
+    raise AssertionError(f"no q_turns in {type(engine).__name__}'s classes")

@@ -1,5 +1,5 @@
 """Small functions of the rules inlined where a plain method assigns their result, and the
-steps of q_main's straight-line turn (compiler/codegen/inline_calls.py): the callee's body in
+steps of q_turns' straight-line turn (compiler/codegen/inline_calls.py): the callee's body in
 the caller, its parameters read as the arguments and its locals renamed; under the
 scenario's flag where a scenario redefines the function. The same values, without the call."""
 
@@ -138,7 +138,7 @@ def test_a_dispatch_method_called_as_a_statement_is_inlined_in_a_loop_run_once()
     assert run(caller, True) == [("other", 0, 0), ("one", 7), ("other", 2, 14)]
 
 
-TURN_MAIN = """def q_main(self, S: list[Any], R: Any, k: int) -> None:
+TURN_MAIN = """def q_turns(self, S: list[Any], R: Any) -> None:
     "Doc."
     while True:
         self.next_turn(S)
@@ -165,12 +165,13 @@ SCORE = '''def p_turn__score(self, S: list[Any]) -> None:
 
 
 def test_the_steps_of_the_straight_turn_are_inlined_under_their_flags_and_data_hoisted() -> None:
-    """q_main's straight-line turn (dispatch.py): each step's body in the loop, under its flag
+    """q_turns' straight-line turn (dispatch.py): each step's body in the loop, under its flag
     (its call in the else, for a scenario that defines the step otherwise), its locals renamed,
     its returns the breaks of a loop run once, the state read as N once; then the data the
     loop reads (self.o_p_pts, self.c_goal, the flags) read into locals before it. The same
     game either way."""
     from rulecraft.compiler.codegen.inline_calls import hoist_data, inline_turn
+    from rulecraft.compiler.codegen.pytext import bind_int_view
 
     steps = {
         n: inlinable(t, n, step=True) for n, t in (("q_turn__draw", DRAW), ("p_turn__score", SCORE))
@@ -178,7 +179,8 @@ def test_the_steps_of_the_straight_turn_are_inlined_under_their_flags_and_data_h
     assert all(steps.values()) and inlinable(DRAW, "q_turn__draw") is None  # steps only
     assert inlinable(CALLEE, "f_actors", step=True) is None  # a function is no step
     fns = {n: f for n, f in steps.items() if f is not None}
-    inlined = inline_turn(TURN_MAIN, fns, set(fns))
+    # the state bound as N once, at the top, as module.py's last step does for every method
+    inlined = bind_int_view(inline_turn(TURN_MAIN, fns, set(fns)))
     assert "if self.inl_q_turn__draw:" in inlined and "self.q_turn__draw(S, R)" in inlined
     assert inlined.count("N: list[int] = S") == 1 and "v_p__i1" in inlined
     assert "while True:" in inlined.split("if self.inl_p_turn__score:")[1]  # the return
@@ -214,7 +216,7 @@ def test_the_steps_of_the_straight_turn_are_inlined_under_their_flags_and_data_h
         S = [0, 0, 0]
         draws = iter([0.9, 0.5, 0.1] * 20).__next__
         try:
-            env["q_main"](Engine(flag), S, draws, 0)
+            env["q_turns"](Engine(flag), S, draws)
         except StopIteration as e:
             return S, e.value
         raise AssertionError("the game did not end")

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from .pytext import DRAW
 
-DISPATCH_METHODS = ("q_main", "play_q", "play_p", "playable")
+DISPATCH_METHODS = ("q_main", "q_turns", "play_q", "play_p", "playable")
 
 
 def _chain(branches: list[tuple[int, str]], otherwise: list[str], indent: str) -> list[str]:
@@ -86,7 +86,8 @@ def dispatch_methods(
         if call is not None:
             branches.append((i, call))
     # A scenario whose turn is FLOW_TURN (``flow_turn``) plays it as straight-line code from
-    # the first turn that starts in the playout: no step looked up in the chain.
+    # the first turn that starts in the playout (``q_turns``): no step looked up in the chain.
+    # Its own method, so a scenario whose chain differs still inherits the one turn.
     straight = [_step_call(has, s) for s in turn]
     if not turn or None in straight:
         straight = []
@@ -94,8 +95,8 @@ def dispatch_methods(
         [
             f"def q_main(self, S: list[Any], R: {DRAW}, k: int) -> None:",
             '    """The flow of play from step k on (playout form): each step called directly,',
-            "    the next turn (and whatever replaced it in flow_q) through flow_q; a turn that",
-            '    is FLOW_TURN as straight-line code."""',
+            "    the next turn (and whatever replaced it in flow_q) through flow_q; the turns",
+            '    that are FLOW_TURN by q_turns."""',
             "    flow = self.flow_ix",
             "    n = len(flow)",
             "    while True:",
@@ -117,10 +118,19 @@ def dispatch_methods(
                 ],
                 "        ",
             ),
-            *(["    while True:", "        self.next_turn(S)"] if straight else []),
-            *(f"        {c}" for c in straight),
+            *(["    self.q_turns(S, R)"] if straight else []),
         ]
     )
+    if straight:
+        out["q_turns"] = "\n".join(
+            [
+                f"def q_turns(self, S: list[Any], R: {DRAW}) -> None:",
+                '    """Every turn from the next on, each FLOW_TURN: straight-line code."""',
+                "    while True:",
+                "        self.next_turn(S)",
+                *(f"        {c}" for c in straight),
+            ]
+        )
     q_cards = []
     p_cards = []
     playable = []

@@ -14,7 +14,7 @@ only ``return`` is its last statement, that makes no lambda and has at most
 The dispatch methods (``play_q``, ``play_p``: a chain of calls by card) are inlined the same
 way where a plain method calls one as a statement (``q_perform``'s ``self.play_q(S, R, c,
 p)``), whatever their length; their ``return``s, none in a loop, leave a ``while True:`` that
-runs once. So are the steps of the straight-line turn in ``q_main``'s loop (``inline_turn``),
+runs once. So are the steps of the straight-line turn in ``q_turns``' loop (``inline_turn``),
 each under its flag, with the state read as ``N`` once; then ``hoist_data`` reads the
 scenario's data that loop uses into locals once a game. Thirty Years War interpreted:
 callgrind 2.936 -> 2.632 M instructions a game (1.115x), native 0.363 -> 0.358 M (1.014x).
@@ -41,7 +41,7 @@ DISPATCH = frozenset(("play_q", "play_p"))
 
 def inlinable(code: str, name: str = "f_", step: bool = False) -> ast.FunctionDef | None:
     """The definition of a function or procedure ``name`` that can be inlined (see the
-    module), or None; ``step``: a step of the turn, inlined into ``q_main`` whatever its
+    module), or None; ``step``: a step of the turn, inlined into ``q_turns`` whatever its
     length."""
     fn = parse_method(code).body[0]
     assert isinstance(fn, ast.FunctionDef)
@@ -118,7 +118,8 @@ class _Sites:
         self.callees = callees
         self.flagged = flagged
         self.taken = taken
-        #: the caller reads the state as N itself: a body's ``N: list[int] = S`` is left out
+        #: the caller reads the state as N itself (``pytext.bind_int_view`` binds it once at its
+        #: top): a body's ``N: list[int] = S`` is left out
         self.alias = alias
         self.n = 0
         self.changed = False
@@ -218,7 +219,7 @@ class _Rename(ast.NodeTransformer):
         return new
 
 
-#: the state read as a list of ints (``N: list[int] = S``) at the top of a plain method
+#: the state read as a list of ints (``N: list[int] = S``, ``pytext.bind_int_view``)
 ALIAS = "N"
 
 
@@ -233,7 +234,7 @@ def _is_alias(s: ast.stmt) -> bool:
 
 
 def _straight_turn(fn: ast.FunctionDef) -> ast.While | None:
-    """``q_main``'s straight-line turn (dispatch.py): its last statement, a ``while True:``
+    """``q_turns``' straight-line turn (dispatch.py): its last statement, a ``while True:``
     that starts the next turn, then calls the steps."""
     loop = fn.body[-1] if fn.body else None
     if not (isinstance(loop, ast.While) and loop.body and isinstance(loop.body[0], ast.Expr)):
@@ -245,9 +246,9 @@ def _straight_turn(fn: ast.FunctionDef) -> ast.While | None:
 
 
 def inline_turn(code: str, steps: dict[str, ast.FunctionDef], flagged: set[str]) -> str:
-    """``q_main`` (``code``) with each step of its straight-line turn in ``steps`` inlined
+    """``q_turns`` (``code``) with each step of its straight-line turn in ``steps`` inlined
     (under ``if self.inl_<name>:`` for those in ``flagged``): one loop a turn, no call per
-    step, and the state read as N once."""
+    step, and the state read as N once (bound by ``pytext.bind_int_view``)."""
     tree = parse_method(code)
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef)
@@ -257,15 +258,11 @@ def inline_turn(code: str, steps: dict[str, ast.FunctionDef], flagged: set[str])
     taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | {ALIAS}
     sites = _Sites(steps, flagged, taken, alias=True)
     loop.body = sites.block(loop.body)
-    if not sites.changed:
-        return code
-    if any(isinstance(n, ast.Name) and n.id == ALIAS for n in ast.walk(loop)):
-        fn.body[-1:] = [ast.parse(f"{ALIAS}: list[int] = S").body[0], loop]
-    return method_text(tree)
+    return method_text(tree) if sites.changed else code
 
 
 def hoist_data(code: str, data: set[str]) -> str:
-    """``q_main`` (``code``) with the scenario's data its straight-line turn reads
+    """``q_turns`` (``code``) with the scenario's data its straight-line turn reads
     (``self.X`` for X in ``data``: offsets, tables, flags, never assigned once the engine is
     made) read into locals once a game, before the turn's loop, not once a use."""
     tree = parse_method(code)
@@ -330,8 +327,8 @@ def inline_functions(classes: dict[str, Any], compiled: dict[str, Any], root_sid
         my_steps = {n: fn for n, fn in steps.items() if cls.method(n) == root.methods[n]}
         for name, text in list(cls.methods.items()):
             if name.startswith(("f_", "p_", "q_")):
-                # q_main: the turn's steps first, then what they call (a function, play_q)
-                turned = inline_turn(text, my_steps, flagged) if name == "q_main" else text
+                # q_turns: the turn's steps first, then what they call (a function, play_q)
+                turned = inline_turn(text, my_steps, flagged) if name == "q_turns" else text
                 new = inline_calls(turned, mine, flagged)
                 if new != text:
                     cls.methods[name] = new

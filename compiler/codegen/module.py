@@ -471,7 +471,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     loops = [tuple(f[f.index(None) + 1 :]) for f in flows]
     steps = tuple(dict.fromkeys(n for f in loops + [f[: f.index(None)] for f in flows] for n in f))
     cards = tuple(sorted({n for c in compiled.values() for n in c.sd.data["id_card"]}))
-    # the turn most scenarios play (the first scenario's among equals): q_main plays it
+    # the turn most scenarios play (the first scenario's among equals): q_turns plays it
     # as straight-line code where a scenario's turn is it (flow_turn)
     turn = Counter(loops).most_common(1)[0][0]
     classes[root_sid].names = {"STEP_NAMES": steps, "CARD_NAMES": cards, "FLOW_TURN": turn}
@@ -490,13 +490,13 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     inline_functions(classes, compiled, root_sid)
     enum_ordinals(classes, compiled)
     small = small_kinds([c.sd.data for c in compiled.values()])
+    tables = {"tab_" + name[2:] for name in classes[root_sid].tabulated}
     for cls in {id(c): c for c in classes.values()}.values():
         for name, text in list(cls.methods.items()):
             if name.startswith(("f_", "p_", "q_")):
                 cls.methods[name] = index_loops(player_lists_as_sets(text, small))
-        if "q_main" in cls.methods:  # last: the passes above read the data as self.X
-            tables = {"tab_" + name[2:] for name in classes[root_sid].tabulated}
-            cls.methods["q_main"] = hoist_data(cls.methods["q_main"], cls.all_attrs() | tables)
+        if "q_turns" in cls.methods:  # last: the passes above read the data as self.X
+            cls.methods["q_turns"] = hoist_data(cls.methods["q_turns"], cls.all_attrs() | tables)
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()

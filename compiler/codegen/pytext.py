@@ -115,6 +115,20 @@ def is_simple(code: str) -> bool:
 _INT_VIEW = re.compile(r"(?<![\w.])N\[")
 
 
+def _after_doc(method: list[str]) -> int:
+    """The index of the first line of ``method`` (its lines, ``def`` first) after its
+    docstring, which may take several lines; 1 without one."""
+    line = method[1].strip() if len(method) > 1 else ""
+    if not line.startswith(("'", '"')):
+        return 1
+    quote = line[:3] if line[:3] in ('"""', "'''") else line[0]
+    if len(line) >= 2 * len(quote) and line.endswith(quote):
+        return 2  # a docstring of one line
+    fn = ast.parse("\n".join(method)).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    return fn.body[0].end_lineno or 1  # the docstring's last line, counted from 1
+
+
 def bind_int_view(methods: str) -> str:
     """Each method that reads int slots through ``N`` (:meth:`.exprs.ExprGen.read`) binds it
     first, after its docstring: ``N: list[int] = S``. The same list, so interpreted it costs
@@ -127,8 +141,7 @@ def bind_int_view(methods: str) -> str:
     for line in [*methods.split("\n"), "def"]:
         if line.startswith("def ") or line == "def":
             if chunk and any(_INT_VIEW.search(ln) for ln in chunk):
-                doc = len(chunk) > 1 and chunk[1].lstrip().startswith(("'", '"'))
-                chunk.insert(2 if doc else 1, "    N: list[int] = S")
+                chunk.insert(_after_doc(chunk), "    N: list[int] = S")
             out.extend(chunk)
             chunk = []
         chunk.append(line)

@@ -9,19 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rulecraft.runtime import GameSpec, engine_data, register
 
 from . import thirty_years_war as _base
-from .engine import (
-    _BITS8,
-    _LOG,
-    _REVEALS,
-    MarchOfProgressRules,
-    _bits,
-    _end,
-    _log,
-    _lookup,
-    _pick,
-    _roll,
-    _take_card,
-)
+from .engine import _LOG, MarchOfProgressRules, _end, _log, _lookup, _roll
 
 if TYPE_CHECKING:
     from mypy_extensions import i64
@@ -198,13 +186,8 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
 
     def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
-        N: list[int] = S
-        the next turn (and whatever replaced it in flow_q) through flow_q; a turn that
-        is FLOW_TURN as straight-line code."""
-        v_c__i2: i64
-        v_p__i2: i64
-        v_p__i3: i64
-        v_p__i4: i64
+        the next turn (and whatever replaced it in flow_q) through flow_q; the turns
+        that are FLOW_TURN by q_turns."""
         flow = self.flow_ix
         n = len(flow)
         while True:
@@ -240,147 +223,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
                     step(S, R)
                 else:
                     step(S)
-        N: list[int] = S
-        _d_all_player = self.all_player
-        _d_c_end_by_agreement = self.c_end_by_agreement
-        _d_c_order_choice_without_flip = self.c_order_choice_without_flip
-        _d_e_action_group = self.e_action_group
-        _d_inl_f_actors_of = self.inl_f_actors_of
-        _d_inl_p_turn__cleanup = self.inl_p_turn__cleanup
-        _d_inl_p_turn__reveal = self.inl_p_turn__reveal
-        _d_inl_q_end__agreement = self.inl_q_end__agreement
-        _d_inl_q_turn__pick = self.inl_q_turn__pick
-        _d_inl_q_turn__resolve = self.inl_q_turn__resolve
-        _d_mkt_card__group__action_group = self.mkt_card__group__action_group
-        _d_o_p_discard = self.o_p_discard
-        _d_o_p_hand = self.o_p_hand
-        _d_o_p_played = self.o_p_played
-        _d_o_p_revealed = self.o_p_revealed
-        _d_o_p_vp = self.o_p_vp
-        _d_tab_enemy = self.tab_enemy
-        while True:
-            self.next_turn(S)
-            if _d_inl_q_turn__pick:
-                _ps1__i1 = tuple(_d_all_player)
-                _ans2__i1 = [
-                    _o2__i1[0]
-                    if (
-                        _n3__i1 := len(
-                            _o2__i1 := (
-                                _BITS8[_m1__i1]
-                                if 0
-                                <= (
-                                    _m1__i1 := self.playable_in(
-                                        S, N[_d_o_p_hand + v_p__i1], v_p__i1
-                                    )
-                                )
-                                < 256
-                                else _bits(_m1__i1)
-                            )
-                        )
-                    )
-                    == 1
-                    else _o2__i1[int(R() * _n3__i1)]
-                    if _n3__i1
-                    else _pick(R, _o2__i1)
-                    for v_p__i1 in _ps1__i1
-                ]
-                v_c__i1: i64
-                for _i4__i1, v_p__i1 in enumerate(_ps1__i1):
-                    v_c__i1 = _ans2__i1[_i4__i1]
-                    _c3__i1: i64 = v_c__i1
-                    N[_d_o_p_hand + v_p__i1] = _take_card(N[_d_o_p_hand + v_p__i1], _c3__i1)
-                    N[_d_o_p_played + v_p__i1] = N[_d_o_p_played + v_p__i1] | 1 << _c3__i1
-            else:
-                self.q_turn__pick(S, R)
-            if _d_inl_p_turn__reveal:
-                for v_p__i2 in _d_all_player:
-                    for v_c__i2 in (
-                        _BITS8[_m1__i2]
-                        if 0 <= (_m1__i2 := N[_d_o_p_played + v_p__i2]) < 256
-                        else _bits(_m1__i2)
-                    ):
-                        _c1__i2: i64 = v_c__i2
-                        N[_d_o_p_played + v_p__i2] = _take_card(N[_d_o_p_played + v_p__i2], _c1__i2)
-                        N[_d_o_p_revealed + v_p__i2] = N[_d_o_p_revealed + v_p__i2] | 1 << _c1__i2
-                        N[_REVEALS] = N[_REVEALS] + 1
-                        if S[_LOG] is not False:
-                            _log(S, 51, (v_p__i2, v_c__i2))
-            else:
-                self.p_turn__reveal(S)
-            if _d_inl_q_turn__resolve:
-                for _e1, v_grp__i3 in enumerate(_d_e_action_group):
-                    if _d_inl_f_actors_of:
-                        _w1__i1_m = 0
-                        _m1__i3 = _d_mkt_card__group__action_group[_e1]
-                        for v_p__i3 in _d_all_player:
-                            if N[_d_o_p_revealed + v_p__i3] & _m1__i3 != 0:
-                                _w1__i1_m = _w1__i1_m | 1 << v_p__i3
-                        _w1__i1 = _BITS8[_w1__i1_m] if 0 <= _w1__i1_m < 256 else _bits(_w1__i1_m)
-                        v_actors__i3 = _w1__i1
-                    else:
-                        v_actors__i3 = tuple(self.f_actors_of(S, v_grp__i3))
-                    if len(v_actors__i3) == 1:
-                        self.q_perform(S, R, v_actors__i3[0])
-                    elif len(v_actors__i3) == 2:
-                        v_first_actor__i3: i64 = v_actors__i3[0]
-                        if v_grp__i3 == "move" or v_grp__i3 == "attack":
-                            v_first_actor__i3 = (
-                                v_actors__i3[0]
-                                if (_n1__i3 := len(v_actors__i3)) == 1
-                                else v_actors__i3[int(R() * _n1__i3)]
-                                if _n1__i3
-                                else _pick(R, v_actors__i3)
-                            )
-                            self.p_flip_initiative(S)
-                        elif _d_c_order_choice_without_flip:
-                            v_first_actor__i3 = (
-                                v_actors__i3[0]
-                                if (_n2__i3 := len(v_actors__i3)) == 1
-                                else v_actors__i3[int(R() * _n2__i3)]
-                                if _n2__i3
-                                else _pick(R, v_actors__i3)
-                            )
-                        self.q_perform(S, R, v_first_actor__i3)
-                        self.q_perform(
-                            S,
-                            R,
-                            _d_tab_enemy[v_first_actor__i3]
-                            if _d_tab_enemy is not None
-                            else self.f_enemy(S, v_first_actor__i3),
-                        )
-            else:
-                self.q_turn__resolve(S, R)
-            if _d_inl_p_turn__cleanup:
-                for v_p__i4 in _d_all_player:
-                    _z1__i4 = N[_d_o_p_revealed + v_p__i4]
-                    N[_d_o_p_discard + v_p__i4] = N[_d_o_p_discard + v_p__i4] | _z1__i4
-                    N[_d_o_p_revealed + v_p__i4] = 0
-            else:
-                self.p_turn__cleanup(S)
-            self.p_end__eighteen_vps(S)
-            if _d_inl_q_end__agreement:
-                if _d_c_end_by_agreement:
-                    v_agreed__i5 = 0
-                    _ps1__i5 = tuple(_d_all_player)
-                    _ans2__i5 = [R() < 0.5 for _v_p__i5 in _ps1__i5]
-                    for _i3__i5, _v_p__i5 in enumerate(_ps1__i5):
-                        v_yes__i5 = _ans2__i5[_i3__i5]
-                        if v_yes__i5:
-                            v_agreed__i5 += 1
-                    if v_agreed__i5 == len(_d_all_player):
-                        v_best__i5 = max([N[_d_o_p_vp + v_p_2__i5] for v_p_2__i5 in _d_all_player])
-                        _end(
-                            S,
-                            [
-                                v_p_3__i5
-                                for v_p_3__i5 in _d_all_player
-                                if N[_d_o_p_vp + v_p_3__i5] == v_best__i5
-                            ],
-                            "the players agreed to end the game",
-                        )
-            else:
-                self.q_end__agreement(S, R)
+        self.q_turns(S, R)
 
 
 ENGINE = AgeOfMarlboroughScenario(DATA)
@@ -409,4 +252,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n178 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n183 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n184 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n185 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n191 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n192 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n193 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n196 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19\n264 rules/march_of_progress/flow.yaml:32:7\n291 rules/march_of_progress/flow.yaml:34:11\n297 rules/march_of_progress/flow.yaml:42:7\n298 rules/march_of_progress/flow.yaml:43:11\n303 rules/march_of_progress/flow.yaml:44:15\n307 rules/march_of_progress/flow.yaml:45:15\n312 rules/march_of_progress/flow.yaml:54:7\n313 rules/march_of_progress/flow.yaml:55:11\n314 rules/march_of_progress/rules.yaml:126:7\n323 rules/march_of_progress/flow.yaml:56:11\n324 rules/march_of_progress/flow.yaml:57:15\n326 rules/march_of_progress/flow.yaml:59:15\n327 rules/march_of_progress/flow.yaml:60:15\n328 rules/march_of_progress/flow.yaml:61:19\n335 rules/march_of_progress/flow.yaml:62:19\n337 rules/march_of_progress/flow.yaml:64:19\n344 rules/march_of_progress/flow.yaml:65:15\n345 rules/march_of_progress/flow.yaml:66:15\n355 rules/march_of_progress/flow.yaml:72:7\n356 rules/march_of_progress/flow.yaml:73:11\n363 rules/march_of_progress/flow.yaml:105:7\n364 rules/march_of_progress/flow.yaml:106:11\n365 rules/march_of_progress/flow.yaml:107:11\n369 rules/march_of_progress/flow.yaml:109:15\n370 rules/march_of_progress/flow.yaml:110:19\n371 rules/march_of_progress/flow.yaml:111:11\n372 rules/march_of_progress/flow.yaml:112:15\n373 rules/march_of_progress/flow.yaml:113:15"
+_ORIGINS = "150 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n179 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n180 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n181 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n184 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

@@ -1311,14 +1311,8 @@ class MarchOfProgressRules:
 
     def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
-        N: list[int] = S
-        the next turn (and whatever replaced it in flow_q) through flow_q; a turn that
-        is FLOW_TURN as straight-line code."""
-        v_c__i2: i64
-        v_p__i2: i64
-        v_p__i3: i64
-        v_p__i4: i64
-        v_p__i5: i64
+        the next turn (and whatever replaced it in flow_q) through flow_q; the turns
+        that are FLOW_TURN by q_turns."""
         flow = self.flow_ix
         n = len(flow)
         while True:
@@ -1352,7 +1346,149 @@ class MarchOfProgressRules:
                     step(S, R)
                 else:
                     step(S)
+        self.q_turns(S, R)
+
+    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
+        """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
         N: list[int] = S
+        v_c: i64
+        for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
+            if self.inl_play_q:
+                while True:
+                    i__i1 = self.card_ix[v_c]
+                    if i__i1 < 11:
+                        if i__i1 < 7:
+                            if i__i1 == 4:
+                                self.q_card__attack(S, R, v_p)
+                                break
+                            if i__i1 == 5:
+                                self.q_card__attack_plus_1(S, R, v_p)
+                                break
+                        else:
+                            if i__i1 == 7:
+                                self.q_card__fortify(S, R, v_p)
+                                break
+                            if i__i1 == 10:
+                                self.q_card__move_1(S, R, v_p)
+                                break
+                    elif i__i1 < 15:
+                        if i__i1 == 11:
+                            self.q_card__move_2(S, R, v_p)
+                            break
+                        if i__i1 == 14:
+                            self.p_card__recruit(S, v_p)
+                            break
+                    else:
+                        if i__i1 == 15:
+                            self.q_card__score(S, R, v_p)
+                            break
+                        if i__i1 == 16:
+                            self.q_card__strength(S, R, v_p)
+                            break
+                    f__i1 = self.card_q[v_c]
+                    if f__i1 is None:
+                        self.card_p[v_c](S, v_p)
+                    else:
+                        f__i1(S, R, v_p)
+                    break
+            else:
+                self.play_q(S, R, v_c, v_p)
+
+    def q_setup__armies(self, S: list[Any], R: Callable[[], float]) -> None:
+        """One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"""
+        N: list[int] = S
+        v_a_2: i64
+        v_p: i64
+        for v_p in self.all_player:
+            _w1_m = 0
+            for v_a_2 in self.ixt_army__owner[v_p]:
+                _w1_m = _w1_m | 1 << v_a_2
+                break
+            _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
+            _r1 = _w1[0] if _w1 else _head(_w1)
+            N[self.o_e_army__location + _r1] = self.s_p_home[v_p]
+
+    def q_turn__pick(self, S: list[Any], R: Callable[[], float]) -> None:
+        """Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"""
+        N: list[int] = S
+        _ps1 = tuple(self.all_player)
+        _ans2 = [
+            _o2[0]
+            if (
+                _n3 := len(
+                    _o2 := (
+                        _BITS8[_m1]
+                        if 0 <= (_m1 := self.playable_in(S, N[self.o_p_hand + v_p], v_p)) < 256
+                        else _bits(_m1)
+                    )
+                )
+            )
+            == 1
+            else _o2[int(R() * _n3)]
+            if _n3
+            else _pick(R, _o2)
+            for v_p in _ps1
+        ]
+        v_c: i64
+        for _i4, v_p in enumerate(_ps1):
+            v_c = _ans2[_i4]
+            _c3: i64 = v_c
+            N[self.o_p_hand + v_p] = _take_card(N[self.o_p_hand + v_p], _c3)
+            N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3
+
+    def q_turn__resolve(self, S: list[Any], R: Callable[[], float]) -> None:
+        """Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"""
+        N: list[int] = S
+        v_p__i1: i64
+        for _e1, v_grp in enumerate(self.e_action_group):
+            if self.inl_f_actors_of:
+                _w1__i1_m = 0
+                _m1__i1 = self.mkt_card__group__action_group[_e1]
+                for v_p__i1 in self.all_player:
+                    if N[self.o_p_revealed + v_p__i1] & _m1__i1 != 0:
+                        _w1__i1_m = _w1__i1_m | 1 << v_p__i1
+                _w1__i1 = _BITS8[_w1__i1_m] if 0 <= _w1__i1_m < 256 else _bits(_w1__i1_m)
+                v_actors = _w1__i1
+            else:
+                v_actors = tuple(self.f_actors_of(S, v_grp))
+            if len(v_actors) == 1:
+                self.q_perform(S, R, v_actors[0])
+            elif len(v_actors) == 2:
+                v_first_actor: i64 = v_actors[0]
+                if v_grp == "move" or v_grp == "attack":
+                    v_first_actor = (
+                        v_actors[0]
+                        if (_n1 := len(v_actors)) == 1
+                        else v_actors[int(R() * _n1)]
+                        if _n1
+                        else _pick(R, v_actors)
+                    )
+                    self.p_flip_initiative(S)
+                elif self.c_order_choice_without_flip:
+                    v_first_actor = (
+                        v_actors[0]
+                        if (_n2 := len(v_actors)) == 1
+                        else v_actors[int(R() * _n2)]
+                        if _n2
+                        else _pick(R, v_actors)
+                    )
+                self.q_perform(S, R, v_first_actor)
+                self.q_perform(
+                    S,
+                    R,
+                    self.tab_enemy[v_first_actor]
+                    if self.tab_enemy is not None
+                    else self.f_enemy(S, v_first_actor),
+                )
+
+    def q_turns(self, S: list[Any], R: Callable[[], float]) -> None:
+        """Every turn from the next on, each FLOW_TURN: straight-line code."""
+        N: list[int] = S
+        v_c__i2: i64
+        v_p__i2: i64
+        v_p__i3: i64
+        v_p__i4: i64
+        v_p__i5: i64
         _d_all_player = self.all_player
         _d_c_end_by_agreement = self.c_end_by_agreement
         _d_c_order_choice_without_flip = self.c_order_choice_without_flip
@@ -1513,139 +1649,6 @@ class MarchOfProgressRules:
                         )
             else:
                 self.q_end__agreement(S, R)
-
-    def q_perform(self, S: list[Any], R: Callable[[], float], v_p: i64) -> None:
-        """Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"""
-        N: list[int] = S
-        v_c: i64
-        for v_c in _BITS8[_m1] if 0 <= (_m1 := N[self.o_p_revealed + v_p]) < 256 else _bits(_m1):
-            if self.inl_play_q:
-                while True:
-                    i__i1 = self.card_ix[v_c]
-                    if i__i1 < 11:
-                        if i__i1 < 7:
-                            if i__i1 == 4:
-                                self.q_card__attack(S, R, v_p)
-                                break
-                            if i__i1 == 5:
-                                self.q_card__attack_plus_1(S, R, v_p)
-                                break
-                        else:
-                            if i__i1 == 7:
-                                self.q_card__fortify(S, R, v_p)
-                                break
-                            if i__i1 == 10:
-                                self.q_card__move_1(S, R, v_p)
-                                break
-                    elif i__i1 < 15:
-                        if i__i1 == 11:
-                            self.q_card__move_2(S, R, v_p)
-                            break
-                        if i__i1 == 14:
-                            self.p_card__recruit(S, v_p)
-                            break
-                    else:
-                        if i__i1 == 15:
-                            self.q_card__score(S, R, v_p)
-                            break
-                        if i__i1 == 16:
-                            self.q_card__strength(S, R, v_p)
-                            break
-                    f__i1 = self.card_q[v_c]
-                    if f__i1 is None:
-                        self.card_p[v_c](S, v_p)
-                    else:
-                        f__i1(S, R, v_p)
-                    break
-            else:
-                self.play_q(S, R, v_c, v_p)
-
-    def q_setup__armies(self, S: list[Any], R: Callable[[], float]) -> None:
-        """One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"""
-        N: list[int] = S
-        v_a_2: i64
-        v_p: i64
-        for v_p in self.all_player:
-            _w1_m = 0
-            for v_a_2 in self.ixt_army__owner[v_p]:
-                _w1_m = _w1_m | 1 << v_a_2
-                break
-            _w1 = _BITS8[_w1_m] if 0 <= _w1_m < 256 else _bits(_w1_m)
-            _r1 = _w1[0] if _w1 else _head(_w1)
-            N[self.o_e_army__location + _r1] = self.s_p_home[v_p]
-
-    def q_turn__pick(self, S: list[Any], R: Callable[[], float]) -> None:
-        """Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"""
-        N: list[int] = S
-        _ps1 = tuple(self.all_player)
-        _ans2 = [
-            _o2[0]
-            if (
-                _n3 := len(
-                    _o2 := (
-                        _BITS8[_m1]
-                        if 0 <= (_m1 := self.playable_in(S, N[self.o_p_hand + v_p], v_p)) < 256
-                        else _bits(_m1)
-                    )
-                )
-            )
-            == 1
-            else _o2[int(R() * _n3)]
-            if _n3
-            else _pick(R, _o2)
-            for v_p in _ps1
-        ]
-        v_c: i64
-        for _i4, v_p in enumerate(_ps1):
-            v_c = _ans2[_i4]
-            _c3: i64 = v_c
-            N[self.o_p_hand + v_p] = _take_card(N[self.o_p_hand + v_p], _c3)
-            N[self.o_p_played + v_p] = N[self.o_p_played + v_p] | 1 << _c3
-
-    def q_turn__resolve(self, S: list[Any], R: Callable[[], float]) -> None:
-        """Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"""
-        N: list[int] = S
-        v_p__i1: i64
-        for _e1, v_grp in enumerate(self.e_action_group):
-            if self.inl_f_actors_of:
-                _w1__i1_m = 0
-                _m1__i1 = self.mkt_card__group__action_group[_e1]
-                for v_p__i1 in self.all_player:
-                    if N[self.o_p_revealed + v_p__i1] & _m1__i1 != 0:
-                        _w1__i1_m = _w1__i1_m | 1 << v_p__i1
-                _w1__i1 = _BITS8[_w1__i1_m] if 0 <= _w1__i1_m < 256 else _bits(_w1__i1_m)
-                v_actors = _w1__i1
-            else:
-                v_actors = tuple(self.f_actors_of(S, v_grp))
-            if len(v_actors) == 1:
-                self.q_perform(S, R, v_actors[0])
-            elif len(v_actors) == 2:
-                v_first_actor: i64 = v_actors[0]
-                if v_grp == "move" or v_grp == "attack":
-                    v_first_actor = (
-                        v_actors[0]
-                        if (_n1 := len(v_actors)) == 1
-                        else v_actors[int(R() * _n1)]
-                        if _n1
-                        else _pick(R, v_actors)
-                    )
-                    self.p_flip_initiative(S)
-                elif self.c_order_choice_without_flip:
-                    v_first_actor = (
-                        v_actors[0]
-                        if (_n2 := len(v_actors)) == 1
-                        else v_actors[int(R() * _n2)]
-                        if _n2
-                        else _pick(R, v_actors)
-                    )
-                self.q_perform(S, R, v_first_actor)
-                self.q_perform(
-                    S,
-                    R,
-                    self.tab_enemy[v_first_actor]
-                    if self.tab_enemy is not None
-                    else self.f_enemy(S, v_first_actor),
-                )
 
     def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
         "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
@@ -2595,4 +2598,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "481 rules/march_of_progress/rules.yaml:126:7\n492 rules/march_of_progress/rules.yaml:27:7\n499 rules/march_of_progress/rules.yaml:20:7\n504 rules/march_of_progress/rules.yaml:72:7\n505 rules/march_of_progress/rules.yaml:73:11\n506 rules/march_of_progress/rules.yaml:74:15\n507 rules/march_of_progress/rules.yaml:75:11\n508 rules/march_of_progress/rules.yaml:76:7\n512 rules/march_of_progress/rules.yaml:118:7\n521 rules/march_of_progress/rules.yaml:43:7\n522 rules/march_of_progress/rules.yaml:44:11\n538 rules/march_of_progress/rules.yaml:45:7\n539 rules/march_of_progress/rules.yaml:46:11\n548 rules/march_of_progress/rules.yaml:47:7\n557 rules/march_of_progress/rules.yaml:108:7\n563 rules/march_of_progress/rules.yaml:64:7\n573 rules/march_of_progress/rules.yaml:13:7\n585 rules/march_of_progress/rules.yaml:55:7\n597 rules/march_of_progress/rules.yaml:56:11\n598 rules/march_of_progress/rules.yaml:57:7\n604 rules/march_of_progress/rules.yaml:35:7\n614 rules/march_of_progress/cards.yaml:113:15\n620 rules/march_of_progress/rules.yaml:92:7\n628 rules/march_of_progress/rules.yaml:84:7\n635 rules/march_of_progress/rules.yaml:136:7\n636 rules/march_of_progress/rules.yaml:137:11\n641 rules/march_of_progress/rules.yaml:138:7\n651 rules/march_of_progress/rules.yaml:100:7\n662 rules/march_of_progress/rules.yaml:288:7\n663 rules/march_of_progress/rules.yaml:289:11\n674 rules/march_of_progress/rules.yaml:290:11\n675 rules/march_of_progress/rules.yaml:291:15\n677 rules/march_of_progress/rules.yaml:292:15\n678 rules/march_of_progress/rules.yaml:293:19\n685 rules/march_of_progress/rules.yaml:294:19\n690 rules/march_of_progress/rules.yaml:295:19\n691 rules/march_of_progress/rules.yaml:296:19\n692 rules/march_of_progress/rules.yaml:297:19\n697 rules/march_of_progress/rules.yaml:298:19\n698 rules/march_of_progress/rules.yaml:299:19\n699 rules/march_of_progress/rules.yaml:300:19\n700 rules/march_of_progress/rules.yaml:301:19\n701 rules/march_of_progress/rules.yaml:302:19\n702 rules/march_of_progress/rules.yaml:303:23\n705 rules/march_of_progress/rules.yaml:305:23\n708 rules/march_of_progress/rules.yaml:307:23\n710 rules/march_of_progress/rules.yaml:308:19\n711 rules/march_of_progress/rules.yaml:309:23\n714 rules/march_of_progress/rules.yaml:311:23\n717 rules/march_of_progress/rules.yaml:313:23\n725 rules/march_of_progress/cards.yaml:51:7\n730 rules/march_of_progress/cards.yaml:52:7\n731 rules/march_of_progress/cards.yaml:53:11\n734 rules/march_of_progress/cards.yaml:55:11\n742 rules/march_of_progress/cards.yaml:57:11\n745 rules/march_of_progress/cards.yaml:59:11\n746 rules/march_of_progress/cards.yaml:60:11\n747 rules/march_of_progress/cards.yaml:61:11\n753 rules/march_of_progress/rules.yaml:170:7\n754 rules/march_of_progress/rules.yaml:171:7\n755 rules/march_of_progress/rules.yaml:172:7\n761 rules/march_of_progress/flow.yaml:97:7\n767 rules/march_of_progress/flow.yaml:98:11\n768 rules/march_of_progress/flow.yaml:99:11\n777 rules/march_of_progress/flow.yaml:81:7\n782 rules/march_of_progress/flow.yaml:82:7\n788 rules/march_of_progress/rules.yaml:146:7\n789 rules/march_of_progress/rules.yaml:147:7\n791 rules/march_of_progress/rules.yaml:148:7\n793 rules/march_of_progress/rules.yaml:149:7\n794 rules/march_of_progress/rules.yaml:150:11\n797 rules/march_of_progress/rules.yaml:152:11\n803 rules/march_of_progress/rules.yaml:159:7\n804 rules/march_of_progress/rules.yaml:160:7\n805 rules/march_of_progress/rules.yaml:161:7\n806 rules/march_of_progress/rules.yaml:162:7\n807 rules/march_of_progress/rules.yaml:163:7\n813 rules/march_of_progress/flow.yaml:15:7\n814 rules/march_of_progress/flow.yaml:16:7\n815 rules/march_of_progress/flow.yaml:17:7\n816 rules/march_of_progress/flow.yaml:18:7\n817 rules/march_of_progress/flow.yaml:19:7\n819 rules/march_of_progress/flow.yaml:20:7\n824 rules/march_of_progress/flow.yaml:21:11\n825 rules/march_of_progress/flow.yaml:22:11\n826 rules/march_of_progress/flow.yaml:23:11\n828 rules/march_of_progress/flow.yaml:24:7\n829 rules/march_of_progress/flow.yaml:25:7\n836 rules/march_of_progress/flow.yaml:72:7\n837 rules/march_of_progress/flow.yaml:73:11\n846 rules/march_of_progress/flow.yaml:42:7\n847 rules/march_of_progress/flow.yaml:43:11\n848 rules/march_of_progress/flow.yaml:44:15\n852 rules/march_of_progress/flow.yaml:45:15\n932 rules/march_of_progress/rules.yaml:179:7\n933 rules/march_of_progress/rules.yaml:180:7\n952 rules/march_of_progress/rules.yaml:181:7\n953 rules/march_of_progress/rules.yaml:183:11\n954 rules/march_of_progress/rules.yaml:184:7\n966 rules/march_of_progress/rules.yaml:185:7\n967 rules/march_of_progress/rules.yaml:186:7\n968 rules/march_of_progress/rules.yaml:187:11\n976 rules/march_of_progress/rules.yaml:189:11\n977 rules/march_of_progress/rules.yaml:190:11\n978 rules/march_of_progress/rules.yaml:192:15\n979 rules/march_of_progress/rules.yaml:193:11\n980 rules/march_of_progress/rules.yaml:194:7\n981 rules/march_of_progress/rules.yaml:195:7\n982 rules/march_of_progress/rules.yaml:196:11\n994 rules/march_of_progress/rules.yaml:197:11\n995 rules/march_of_progress/rules.yaml:198:15\n1002 rules/march_of_progress/rules.yaml:199:15\n1006 rules/march_of_progress/rules.yaml:201:15\n1007 rules/march_of_progress/rules.yaml:202:7\n1008 rules/march_of_progress/rules.yaml:203:7\n1012 rules/march_of_progress/cards.yaml:83:7\n1016 rules/march_of_progress/cards.yaml:91:7\n1022 rules/march_of_progress/cards.yaml:69:7\n1029 rules/march_of_progress/cards.yaml:70:7\n1030 rules/march_of_progress/cards.yaml:72:11\n1031 rules/march_of_progress/cards.yaml:73:7\n1038 rules/march_of_progress/cards.yaml:74:7\n1044 rules/march_of_progress/cards.yaml:11:7\n1049 rules/march_of_progress/cards.yaml:12:7\n1050 rules/march_of_progress/cards.yaml:14:11\n1051 rules/march_of_progress/cards.yaml:15:7\n1058 rules/march_of_progress/cards.yaml:16:7\n1059 rules/march_of_progress/cards.yaml:17:11\n1060 rules/march_of_progress/cards.yaml:18:7\n1072 rules/march_of_progress/cards.yaml:19:7\n1078 rules/march_of_progress/cards.yaml:27:7\n1083 rules/march_of_progress/cards.yaml:28:7\n1084 rules/march_of_progress/cards.yaml:30:11\n1085 rules/march_of_progress/cards.yaml:31:7\n1092 rules/march_of_progress/cards.yaml:32:7\n1093 rules/march_of_progress/cards.yaml:33:7\n1094 rules/march_of_progress/cards.yaml:34:11\n1095 rules/march_of_progress/cards.yaml:35:7\n1096 rules/march_of_progress/cards.yaml:36:7\n1106 rules/march_of_progress/cards.yaml:37:7\n1107 rules/march_of_progress/cards.yaml:38:11\n1108 rules/march_of_progress/cards.yaml:39:11\n1109 rules/march_of_progress/cards.yaml:40:15\n1110 rules/march_of_progress/cards.yaml:41:7\n1117 rules/march_of_progress/cards.yaml:42:7\n1118 rules/march_of_progress/cards.yaml:43:11\n1123 rules/march_of_progress/cards.yaml:116:7\n1126 rules/march_of_progress/cards.yaml:119:11\n1127 rules/march_of_progress/cards.yaml:120:7\n1130 rules/march_of_progress/cards.yaml:121:7\n1138 rules/march_of_progress/cards.yaml:99:7\n1145 rules/march_of_progress/cards.yaml:100:7\n1146 rules/march_of_progress/cards.yaml:102:11\n1147 rules/march_of_progress/cards.yaml:103:7\n1154 rules/march_of_progress/cards.yaml:104:7\n1157 rules/march_of_progress/cards.yaml:105:7\n1167 rules/march_of_progress/rules.yaml:233:7\n1168 rules/march_of_progress/rules.yaml:234:7\n1175 rules/march_of_progress/rules.yaml:235:7\n1176 rules/march_of_progress/rules.yaml:236:7\n1177 rules/march_of_progress/rules.yaml:237:7\n1180 rules/march_of_progress/rules.yaml:239:7\n1181 rules/march_of_progress/rules.yaml:240:11\n1183 rules/march_of_progress/rules.yaml:242:11\n1184 rules/march_of_progress/rules.yaml:243:11\n1187 rules/march_of_progress/rules.yaml:244:15\n1196 rules/march_of_progress/rules.yaml:245:19\n1199 rules/march_of_progress/rules.yaml:248:11\n1206 rules/march_of_progress/rules.yaml:273:7\n1211 rules/march_of_progress/rules.yaml:274:11\n1212 rules/march_of_progress/rules.yaml:275:7\n1229 rules/march_of_progress/rules.yaml:264:7\n1247 rules/march_of_progress/rules.yaml:265:11\n1253 rules/march_of_progress/rules.yaml:257:7\n1258 rules/march_of_progress/flow.yaml:105:7\n1259 rules/march_of_progress/flow.yaml:106:11\n1260 rules/march_of_progress/flow.yaml:107:11\n1264 rules/march_of_progress/flow.yaml:109:15\n1265 rules/march_of_progress/flow.yaml:110:19\n1266 rules/march_of_progress/flow.yaml:111:11\n1267 rules/march_of_progress/flow.yaml:112:15\n1268 rules/march_of_progress/flow.yaml:113:15\n1281 rules/march_of_progress/rules.yaml:216:7\n1286 rules/march_of_progress/rules.yaml:217:7\n1292 rules/march_of_progress/rules.yaml:218:11\n1293 rules/march_of_progress/rules.yaml:219:11\n1294 rules/march_of_progress/rules.yaml:220:15\n1301 rules/march_of_progress/rules.yaml:221:11\n1302 rules/march_of_progress/rules.yaml:222:7\n1307 rules/march_of_progress/rules.yaml:223:11\n1308 rules/march_of_progress/rules.yaml:224:15\n1309 rules/march_of_progress/rules.yaml:225:15\n1310 rules/march_of_progress/rules.yaml:226:19\n1378 rules/march_of_progress/flow.yaml:32:7\n1405 rules/march_of_progress/flow.yaml:34:11\n1411 rules/march_of_progress/flow.yaml:42:7\n1412 rules/march_of_progress/flow.yaml:43:11\n1417 rules/march_of_progress/flow.yaml:44:15\n1421 rules/march_of_progress/flow.yaml:45:15\n1426 rules/march_of_progress/flow.yaml:54:7\n1427 rules/march_of_progress/flow.yaml:55:11\n1428 rules/march_of_progress/rules.yaml:126:7\n1437 rules/march_of_progress/flow.yaml:56:11\n1438 rules/march_of_progress/flow.yaml:57:15\n1440 rules/march_of_progress/flow.yaml:59:15\n1441 rules/march_of_progress/flow.yaml:60:15\n1442 rules/march_of_progress/flow.yaml:61:19\n1449 rules/march_of_progress/flow.yaml:62:19\n1451 rules/march_of_progress/flow.yaml:64:19\n1458 rules/march_of_progress/flow.yaml:65:15\n1459 rules/march_of_progress/flow.yaml:66:15\n1469 rules/march_of_progress/flow.yaml:72:7\n1470 rules/march_of_progress/flow.yaml:73:11\n1476 rules/march_of_progress/flow.yaml:97:7\n1482 rules/march_of_progress/flow.yaml:98:11\n1483 rules/march_of_progress/flow.yaml:99:11\n1495 rules/march_of_progress/flow.yaml:105:7\n1496 rules/march_of_progress/flow.yaml:106:11\n1497 rules/march_of_progress/flow.yaml:107:11\n1501 rules/march_of_progress/flow.yaml:109:15\n1502 rules/march_of_progress/flow.yaml:110:19\n1503 rules/march_of_progress/flow.yaml:111:11\n1504 rules/march_of_progress/flow.yaml:112:15\n1505 rules/march_of_progress/flow.yaml:113:15\n1521 rules/march_of_progress/flow.yaml:88:7\n1522 rules/march_of_progress/flow.yaml:90:11\n1568 rules/march_of_progress/flow.yaml:8:7\n1569 rules/march_of_progress/flow.yaml:9:11\n1580 rules/march_of_progress/flow.yaml:32:7\n1601 rules/march_of_progress/flow.yaml:34:11\n1609 rules/march_of_progress/flow.yaml:54:7\n1610 rules/march_of_progress/flow.yaml:55:11\n1611 rules/march_of_progress/rules.yaml:126:7\n1620 rules/march_of_progress/flow.yaml:56:11\n1621 rules/march_of_progress/flow.yaml:57:15\n1623 rules/march_of_progress/flow.yaml:59:15\n1624 rules/march_of_progress/flow.yaml:60:15\n1625 rules/march_of_progress/flow.yaml:61:19\n1632 rules/march_of_progress/flow.yaml:62:19\n1634 rules/march_of_progress/flow.yaml:64:19\n1641 rules/march_of_progress/flow.yaml:65:15\n1642 rules/march_of_progress/flow.yaml:66:15\n1666 rules/march_of_progress/rules.yaml:179:7\n1667 rules/march_of_progress/rules.yaml:180:7\n1682 rules/march_of_progress/rules.yaml:181:7\n1683 rules/march_of_progress/rules.yaml:182:11\n1684 rules/march_of_progress/rules.yaml:183:11\n1685 rules/march_of_progress/rules.yaml:184:7\n1698 rules/march_of_progress/rules.yaml:185:7\n1699 rules/march_of_progress/rules.yaml:186:7\n1707 rules/march_of_progress/rules.yaml:187:11\n1718 rules/march_of_progress/rules.yaml:189:11\n1724 rules/march_of_progress/rules.yaml:190:11\n1725 rules/march_of_progress/rules.yaml:191:15\n1726 rules/march_of_progress/rules.yaml:192:15\n1727 rules/march_of_progress/rules.yaml:193:11\n1730 rules/march_of_progress/rules.yaml:194:7\n1731 rules/march_of_progress/rules.yaml:195:7\n1736 rules/march_of_progress/rules.yaml:196:11\n1739 rules/march_of_progress/rules.yaml:197:11\n1747 rules/march_of_progress/rules.yaml:198:15\n1753 rules/march_of_progress/rules.yaml:199:15\n1757 rules/march_of_progress/rules.yaml:200:15\n1758 rules/march_of_progress/rules.yaml:201:15\n1761 rules/march_of_progress/rules.yaml:202:7\n1768 rules/march_of_progress/rules.yaml:203:7\n1796 rules/march_of_progress/cards.yaml:83:7\n1811 rules/march_of_progress/cards.yaml:91:7\n1829 rules/march_of_progress/cards.yaml:69:7\n1834 rules/march_of_progress/cards.yaml:70:7\n1835 rules/march_of_progress/cards.yaml:71:11\n1836 rules/march_of_progress/cards.yaml:72:11\n1837 rules/march_of_progress/cards.yaml:73:7\n1848 rules/march_of_progress/cards.yaml:74:7\n1849 rules/march_of_progress/cards.yaml:75:7\n1863 rules/march_of_progress/cards.yaml:11:7\n1868 rules/march_of_progress/cards.yaml:12:7\n1869 rules/march_of_progress/cards.yaml:13:11\n1870 rules/march_of_progress/cards.yaml:14:11\n1871 rules/march_of_progress/cards.yaml:15:7\n1882 rules/march_of_progress/cards.yaml:16:7\n1883 rules/march_of_progress/cards.yaml:17:11\n1884 rules/march_of_progress/cards.yaml:18:7\n1902 rules/march_of_progress/cards.yaml:19:7\n1921 rules/march_of_progress/cards.yaml:27:7\n1926 rules/march_of_progress/cards.yaml:28:7\n1927 rules/march_of_progress/cards.yaml:29:11\n1928 rules/march_of_progress/cards.yaml:30:11\n1929 rules/march_of_progress/cards.yaml:31:7\n1940 rules/march_of_progress/cards.yaml:32:7\n1941 rules/march_of_progress/cards.yaml:33:7\n1942 rules/march_of_progress/cards.yaml:34:11\n1943 rules/march_of_progress/cards.yaml:35:7\n1944 rules/march_of_progress/cards.yaml:36:7\n1954 rules/march_of_progress/cards.yaml:37:7\n1962 rules/march_of_progress/cards.yaml:38:11\n1975 rules/march_of_progress/cards.yaml:39:11\n1976 rules/march_of_progress/cards.yaml:40:15\n1982 rules/march_of_progress/cards.yaml:41:7\n1995 rules/march_of_progress/cards.yaml:42:7\n1996 rules/march_of_progress/cards.yaml:43:11\n2002 rules/march_of_progress/cards.yaml:116:7\n2003 rules/march_of_progress/cards.yaml:117:11\n2005 rules/march_of_progress/cards.yaml:119:11\n2006 rules/march_of_progress/cards.yaml:120:7\n2009 rules/march_of_progress/cards.yaml:121:7\n2012 rules/march_of_progress/cards.yaml:122:7\n2025 rules/march_of_progress/cards.yaml:99:7\n2031 rules/march_of_progress/cards.yaml:100:7\n2032 rules/march_of_progress/cards.yaml:101:11\n2033 rules/march_of_progress/cards.yaml:102:11\n2034 rules/march_of_progress/cards.yaml:103:7\n2045 rules/march_of_progress/cards.yaml:104:7\n2048 rules/march_of_progress/cards.yaml:105:7\n2050 rules/march_of_progress/cards.yaml:106:7\n2071 rules/march_of_progress/rules.yaml:233:7\n2072 rules/march_of_progress/rules.yaml:234:7\n2082 rules/march_of_progress/rules.yaml:235:7\n2089 rules/march_of_progress/rules.yaml:236:7\n2090 rules/march_of_progress/rules.yaml:237:7\n2093 rules/march_of_progress/rules.yaml:238:7\n2094 rules/march_of_progress/rules.yaml:239:7\n2101 rules/march_of_progress/rules.yaml:240:11\n2105 rules/march_of_progress/rules.yaml:242:11\n2112 rules/march_of_progress/rules.yaml:243:11\n2115 rules/march_of_progress/rules.yaml:244:15\n2124 rules/march_of_progress/rules.yaml:245:19\n2126 rules/march_of_progress/rules.yaml:246:19\n2129 rules/march_of_progress/rules.yaml:248:11\n2143 rules/march_of_progress/rules.yaml:273:7\n2152 rules/march_of_progress/rules.yaml:274:11\n2153 rules/march_of_progress/rules.yaml:275:7\n2174 rules/march_of_progress/rules.yaml:264:7\n2200 rules/march_of_progress/rules.yaml:265:11\n2201 rules/march_of_progress/rules.yaml:266:7\n2208 rules/march_of_progress/rules.yaml:257:7\n2224 rules/march_of_progress/flow.yaml:105:7\n2229 rules/march_of_progress/flow.yaml:106:11\n2230 rules/march_of_progress/flow.yaml:107:11\n2250 rules/march_of_progress/flow.yaml:109:15\n2251 rules/march_of_progress/flow.yaml:110:19\n2252 rules/march_of_progress/flow.yaml:111:11\n2253 rules/march_of_progress/flow.yaml:112:15\n2254 rules/march_of_progress/flow.yaml:113:15\n2259 rules/march_of_progress/flow.yaml:114:11\n2292 rules/march_of_progress/rules.yaml:216:7\n2302 rules/march_of_progress/rules.yaml:217:7\n2321 rules/march_of_progress/rules.yaml:218:11\n2322 rules/march_of_progress/rules.yaml:219:11\n2330 rules/march_of_progress/rules.yaml:220:15\n2345 rules/march_of_progress/rules.yaml:221:11\n2348 rules/march_of_progress/rules.yaml:222:7\n2369 rules/march_of_progress/rules.yaml:223:11\n2378 rules/march_of_progress/rules.yaml:224:15\n2391 rules/march_of_progress/rules.yaml:225:15\n2392 rules/march_of_progress/rules.yaml:226:19\n2410 rules/march_of_progress/flow.yaml:88:7\n2424 rules/march_of_progress/flow.yaml:89:11\n2425 rules/march_of_progress/flow.yaml:90:11\n2436 rules/march_of_progress/flow.yaml:8:7\n2437 rules/march_of_progress/flow.yaml:9:11\n2455 rules/march_of_progress/flow.yaml:32:7\n2476 rules/march_of_progress/flow.yaml:34:11\n2479 rules/march_of_progress/flow.yaml:35:11\n2480 rules/march_of_progress/flow.yaml:36:7\n2497 rules/march_of_progress/flow.yaml:54:7\n2511 rules/march_of_progress/flow.yaml:55:11\n2512 rules/march_of_progress/flow.yaml:56:11\n2520 rules/march_of_progress/flow.yaml:57:15\n2525 rules/march_of_progress/flow.yaml:59:15\n2526 rules/march_of_progress/flow.yaml:60:15\n2536 rules/march_of_progress/flow.yaml:61:19\n2549 rules/march_of_progress/flow.yaml:62:19\n2555 rules/march_of_progress/flow.yaml:64:19\n2570 rules/march_of_progress/flow.yaml:65:15\n2577 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "481 rules/march_of_progress/rules.yaml:126:7\n492 rules/march_of_progress/rules.yaml:27:7\n499 rules/march_of_progress/rules.yaml:20:7\n504 rules/march_of_progress/rules.yaml:72:7\n505 rules/march_of_progress/rules.yaml:73:11\n506 rules/march_of_progress/rules.yaml:74:15\n507 rules/march_of_progress/rules.yaml:75:11\n508 rules/march_of_progress/rules.yaml:76:7\n512 rules/march_of_progress/rules.yaml:118:7\n521 rules/march_of_progress/rules.yaml:43:7\n522 rules/march_of_progress/rules.yaml:44:11\n538 rules/march_of_progress/rules.yaml:45:7\n539 rules/march_of_progress/rules.yaml:46:11\n548 rules/march_of_progress/rules.yaml:47:7\n557 rules/march_of_progress/rules.yaml:108:7\n563 rules/march_of_progress/rules.yaml:64:7\n573 rules/march_of_progress/rules.yaml:13:7\n585 rules/march_of_progress/rules.yaml:55:7\n597 rules/march_of_progress/rules.yaml:56:11\n598 rules/march_of_progress/rules.yaml:57:7\n604 rules/march_of_progress/rules.yaml:35:7\n614 rules/march_of_progress/cards.yaml:113:15\n620 rules/march_of_progress/rules.yaml:92:7\n628 rules/march_of_progress/rules.yaml:84:7\n635 rules/march_of_progress/rules.yaml:136:7\n636 rules/march_of_progress/rules.yaml:137:11\n641 rules/march_of_progress/rules.yaml:138:7\n651 rules/march_of_progress/rules.yaml:100:7\n662 rules/march_of_progress/rules.yaml:288:7\n663 rules/march_of_progress/rules.yaml:289:11\n674 rules/march_of_progress/rules.yaml:290:11\n675 rules/march_of_progress/rules.yaml:291:15\n677 rules/march_of_progress/rules.yaml:292:15\n678 rules/march_of_progress/rules.yaml:293:19\n685 rules/march_of_progress/rules.yaml:294:19\n690 rules/march_of_progress/rules.yaml:295:19\n691 rules/march_of_progress/rules.yaml:296:19\n692 rules/march_of_progress/rules.yaml:297:19\n697 rules/march_of_progress/rules.yaml:298:19\n698 rules/march_of_progress/rules.yaml:299:19\n699 rules/march_of_progress/rules.yaml:300:19\n700 rules/march_of_progress/rules.yaml:301:19\n701 rules/march_of_progress/rules.yaml:302:19\n702 rules/march_of_progress/rules.yaml:303:23\n705 rules/march_of_progress/rules.yaml:305:23\n708 rules/march_of_progress/rules.yaml:307:23\n710 rules/march_of_progress/rules.yaml:308:19\n711 rules/march_of_progress/rules.yaml:309:23\n714 rules/march_of_progress/rules.yaml:311:23\n717 rules/march_of_progress/rules.yaml:313:23\n725 rules/march_of_progress/cards.yaml:51:7\n730 rules/march_of_progress/cards.yaml:52:7\n731 rules/march_of_progress/cards.yaml:53:11\n734 rules/march_of_progress/cards.yaml:55:11\n742 rules/march_of_progress/cards.yaml:57:11\n745 rules/march_of_progress/cards.yaml:59:11\n746 rules/march_of_progress/cards.yaml:60:11\n747 rules/march_of_progress/cards.yaml:61:11\n753 rules/march_of_progress/rules.yaml:170:7\n754 rules/march_of_progress/rules.yaml:171:7\n755 rules/march_of_progress/rules.yaml:172:7\n761 rules/march_of_progress/flow.yaml:97:7\n767 rules/march_of_progress/flow.yaml:98:11\n768 rules/march_of_progress/flow.yaml:99:11\n777 rules/march_of_progress/flow.yaml:81:7\n782 rules/march_of_progress/flow.yaml:82:7\n788 rules/march_of_progress/rules.yaml:146:7\n789 rules/march_of_progress/rules.yaml:147:7\n791 rules/march_of_progress/rules.yaml:148:7\n793 rules/march_of_progress/rules.yaml:149:7\n794 rules/march_of_progress/rules.yaml:150:11\n797 rules/march_of_progress/rules.yaml:152:11\n803 rules/march_of_progress/rules.yaml:159:7\n804 rules/march_of_progress/rules.yaml:160:7\n805 rules/march_of_progress/rules.yaml:161:7\n806 rules/march_of_progress/rules.yaml:162:7\n807 rules/march_of_progress/rules.yaml:163:7\n813 rules/march_of_progress/flow.yaml:15:7\n814 rules/march_of_progress/flow.yaml:16:7\n815 rules/march_of_progress/flow.yaml:17:7\n816 rules/march_of_progress/flow.yaml:18:7\n817 rules/march_of_progress/flow.yaml:19:7\n819 rules/march_of_progress/flow.yaml:20:7\n824 rules/march_of_progress/flow.yaml:21:11\n825 rules/march_of_progress/flow.yaml:22:11\n826 rules/march_of_progress/flow.yaml:23:11\n828 rules/march_of_progress/flow.yaml:24:7\n829 rules/march_of_progress/flow.yaml:25:7\n836 rules/march_of_progress/flow.yaml:72:7\n837 rules/march_of_progress/flow.yaml:73:11\n846 rules/march_of_progress/flow.yaml:42:7\n847 rules/march_of_progress/flow.yaml:43:11\n848 rules/march_of_progress/flow.yaml:44:15\n852 rules/march_of_progress/flow.yaml:45:15\n932 rules/march_of_progress/rules.yaml:179:7\n933 rules/march_of_progress/rules.yaml:180:7\n952 rules/march_of_progress/rules.yaml:181:7\n953 rules/march_of_progress/rules.yaml:183:11\n954 rules/march_of_progress/rules.yaml:184:7\n966 rules/march_of_progress/rules.yaml:185:7\n967 rules/march_of_progress/rules.yaml:186:7\n968 rules/march_of_progress/rules.yaml:187:11\n976 rules/march_of_progress/rules.yaml:189:11\n977 rules/march_of_progress/rules.yaml:190:11\n978 rules/march_of_progress/rules.yaml:192:15\n979 rules/march_of_progress/rules.yaml:193:11\n980 rules/march_of_progress/rules.yaml:194:7\n981 rules/march_of_progress/rules.yaml:195:7\n982 rules/march_of_progress/rules.yaml:196:11\n994 rules/march_of_progress/rules.yaml:197:11\n995 rules/march_of_progress/rules.yaml:198:15\n1002 rules/march_of_progress/rules.yaml:199:15\n1006 rules/march_of_progress/rules.yaml:201:15\n1007 rules/march_of_progress/rules.yaml:202:7\n1008 rules/march_of_progress/rules.yaml:203:7\n1012 rules/march_of_progress/cards.yaml:83:7\n1016 rules/march_of_progress/cards.yaml:91:7\n1022 rules/march_of_progress/cards.yaml:69:7\n1029 rules/march_of_progress/cards.yaml:70:7\n1030 rules/march_of_progress/cards.yaml:72:11\n1031 rules/march_of_progress/cards.yaml:73:7\n1038 rules/march_of_progress/cards.yaml:74:7\n1044 rules/march_of_progress/cards.yaml:11:7\n1049 rules/march_of_progress/cards.yaml:12:7\n1050 rules/march_of_progress/cards.yaml:14:11\n1051 rules/march_of_progress/cards.yaml:15:7\n1058 rules/march_of_progress/cards.yaml:16:7\n1059 rules/march_of_progress/cards.yaml:17:11\n1060 rules/march_of_progress/cards.yaml:18:7\n1072 rules/march_of_progress/cards.yaml:19:7\n1078 rules/march_of_progress/cards.yaml:27:7\n1083 rules/march_of_progress/cards.yaml:28:7\n1084 rules/march_of_progress/cards.yaml:30:11\n1085 rules/march_of_progress/cards.yaml:31:7\n1092 rules/march_of_progress/cards.yaml:32:7\n1093 rules/march_of_progress/cards.yaml:33:7\n1094 rules/march_of_progress/cards.yaml:34:11\n1095 rules/march_of_progress/cards.yaml:35:7\n1096 rules/march_of_progress/cards.yaml:36:7\n1106 rules/march_of_progress/cards.yaml:37:7\n1107 rules/march_of_progress/cards.yaml:38:11\n1108 rules/march_of_progress/cards.yaml:39:11\n1109 rules/march_of_progress/cards.yaml:40:15\n1110 rules/march_of_progress/cards.yaml:41:7\n1117 rules/march_of_progress/cards.yaml:42:7\n1118 rules/march_of_progress/cards.yaml:43:11\n1123 rules/march_of_progress/cards.yaml:116:7\n1126 rules/march_of_progress/cards.yaml:119:11\n1127 rules/march_of_progress/cards.yaml:120:7\n1130 rules/march_of_progress/cards.yaml:121:7\n1138 rules/march_of_progress/cards.yaml:99:7\n1145 rules/march_of_progress/cards.yaml:100:7\n1146 rules/march_of_progress/cards.yaml:102:11\n1147 rules/march_of_progress/cards.yaml:103:7\n1154 rules/march_of_progress/cards.yaml:104:7\n1157 rules/march_of_progress/cards.yaml:105:7\n1167 rules/march_of_progress/rules.yaml:233:7\n1168 rules/march_of_progress/rules.yaml:234:7\n1175 rules/march_of_progress/rules.yaml:235:7\n1176 rules/march_of_progress/rules.yaml:236:7\n1177 rules/march_of_progress/rules.yaml:237:7\n1180 rules/march_of_progress/rules.yaml:239:7\n1181 rules/march_of_progress/rules.yaml:240:11\n1183 rules/march_of_progress/rules.yaml:242:11\n1184 rules/march_of_progress/rules.yaml:243:11\n1187 rules/march_of_progress/rules.yaml:244:15\n1196 rules/march_of_progress/rules.yaml:245:19\n1199 rules/march_of_progress/rules.yaml:248:11\n1206 rules/march_of_progress/rules.yaml:273:7\n1211 rules/march_of_progress/rules.yaml:274:11\n1212 rules/march_of_progress/rules.yaml:275:7\n1229 rules/march_of_progress/rules.yaml:264:7\n1247 rules/march_of_progress/rules.yaml:265:11\n1253 rules/march_of_progress/rules.yaml:257:7\n1258 rules/march_of_progress/flow.yaml:105:7\n1259 rules/march_of_progress/flow.yaml:106:11\n1260 rules/march_of_progress/flow.yaml:107:11\n1264 rules/march_of_progress/flow.yaml:109:15\n1265 rules/march_of_progress/flow.yaml:110:19\n1266 rules/march_of_progress/flow.yaml:111:11\n1267 rules/march_of_progress/flow.yaml:112:15\n1268 rules/march_of_progress/flow.yaml:113:15\n1281 rules/march_of_progress/rules.yaml:216:7\n1286 rules/march_of_progress/rules.yaml:217:7\n1292 rules/march_of_progress/rules.yaml:218:11\n1293 rules/march_of_progress/rules.yaml:219:11\n1294 rules/march_of_progress/rules.yaml:220:15\n1301 rules/march_of_progress/rules.yaml:221:11\n1302 rules/march_of_progress/rules.yaml:222:7\n1307 rules/march_of_progress/rules.yaml:223:11\n1308 rules/march_of_progress/rules.yaml:224:15\n1309 rules/march_of_progress/rules.yaml:225:15\n1310 rules/march_of_progress/rules.yaml:226:19\n1355 rules/march_of_progress/flow.yaml:88:7\n1356 rules/march_of_progress/flow.yaml:90:11\n1402 rules/march_of_progress/flow.yaml:8:7\n1403 rules/march_of_progress/flow.yaml:9:11\n1414 rules/march_of_progress/flow.yaml:32:7\n1435 rules/march_of_progress/flow.yaml:34:11\n1443 rules/march_of_progress/flow.yaml:54:7\n1444 rules/march_of_progress/flow.yaml:55:11\n1445 rules/march_of_progress/rules.yaml:126:7\n1454 rules/march_of_progress/flow.yaml:56:11\n1455 rules/march_of_progress/flow.yaml:57:15\n1457 rules/march_of_progress/flow.yaml:59:15\n1458 rules/march_of_progress/flow.yaml:60:15\n1459 rules/march_of_progress/flow.yaml:61:19\n1466 rules/march_of_progress/flow.yaml:62:19\n1468 rules/march_of_progress/flow.yaml:64:19\n1475 rules/march_of_progress/flow.yaml:65:15\n1476 rules/march_of_progress/flow.yaml:66:15\n1514 rules/march_of_progress/flow.yaml:32:7\n1541 rules/march_of_progress/flow.yaml:34:11\n1547 rules/march_of_progress/flow.yaml:42:7\n1548 rules/march_of_progress/flow.yaml:43:11\n1553 rules/march_of_progress/flow.yaml:44:15\n1557 rules/march_of_progress/flow.yaml:45:15\n1562 rules/march_of_progress/flow.yaml:54:7\n1563 rules/march_of_progress/flow.yaml:55:11\n1564 rules/march_of_progress/rules.yaml:126:7\n1573 rules/march_of_progress/flow.yaml:56:11\n1574 rules/march_of_progress/flow.yaml:57:15\n1576 rules/march_of_progress/flow.yaml:59:15\n1577 rules/march_of_progress/flow.yaml:60:15\n1578 rules/march_of_progress/flow.yaml:61:19\n1585 rules/march_of_progress/flow.yaml:62:19\n1587 rules/march_of_progress/flow.yaml:64:19\n1594 rules/march_of_progress/flow.yaml:65:15\n1595 rules/march_of_progress/flow.yaml:66:15\n1605 rules/march_of_progress/flow.yaml:72:7\n1606 rules/march_of_progress/flow.yaml:73:11\n1612 rules/march_of_progress/flow.yaml:97:7\n1618 rules/march_of_progress/flow.yaml:98:11\n1619 rules/march_of_progress/flow.yaml:99:11\n1631 rules/march_of_progress/flow.yaml:105:7\n1632 rules/march_of_progress/flow.yaml:106:11\n1633 rules/march_of_progress/flow.yaml:107:11\n1637 rules/march_of_progress/flow.yaml:109:15\n1638 rules/march_of_progress/flow.yaml:110:19\n1639 rules/march_of_progress/flow.yaml:111:11\n1640 rules/march_of_progress/flow.yaml:112:15\n1641 rules/march_of_progress/flow.yaml:113:15\n1669 rules/march_of_progress/rules.yaml:179:7\n1670 rules/march_of_progress/rules.yaml:180:7\n1685 rules/march_of_progress/rules.yaml:181:7\n1686 rules/march_of_progress/rules.yaml:182:11\n1687 rules/march_of_progress/rules.yaml:183:11\n1688 rules/march_of_progress/rules.yaml:184:7\n1701 rules/march_of_progress/rules.yaml:185:7\n1702 rules/march_of_progress/rules.yaml:186:7\n1710 rules/march_of_progress/rules.yaml:187:11\n1721 rules/march_of_progress/rules.yaml:189:11\n1727 rules/march_of_progress/rules.yaml:190:11\n1728 rules/march_of_progress/rules.yaml:191:15\n1729 rules/march_of_progress/rules.yaml:192:15\n1730 rules/march_of_progress/rules.yaml:193:11\n1733 rules/march_of_progress/rules.yaml:194:7\n1734 rules/march_of_progress/rules.yaml:195:7\n1739 rules/march_of_progress/rules.yaml:196:11\n1742 rules/march_of_progress/rules.yaml:197:11\n1750 rules/march_of_progress/rules.yaml:198:15\n1756 rules/march_of_progress/rules.yaml:199:15\n1760 rules/march_of_progress/rules.yaml:200:15\n1761 rules/march_of_progress/rules.yaml:201:15\n1764 rules/march_of_progress/rules.yaml:202:7\n1771 rules/march_of_progress/rules.yaml:203:7\n1799 rules/march_of_progress/cards.yaml:83:7\n1814 rules/march_of_progress/cards.yaml:91:7\n1832 rules/march_of_progress/cards.yaml:69:7\n1837 rules/march_of_progress/cards.yaml:70:7\n1838 rules/march_of_progress/cards.yaml:71:11\n1839 rules/march_of_progress/cards.yaml:72:11\n1840 rules/march_of_progress/cards.yaml:73:7\n1851 rules/march_of_progress/cards.yaml:74:7\n1852 rules/march_of_progress/cards.yaml:75:7\n1866 rules/march_of_progress/cards.yaml:11:7\n1871 rules/march_of_progress/cards.yaml:12:7\n1872 rules/march_of_progress/cards.yaml:13:11\n1873 rules/march_of_progress/cards.yaml:14:11\n1874 rules/march_of_progress/cards.yaml:15:7\n1885 rules/march_of_progress/cards.yaml:16:7\n1886 rules/march_of_progress/cards.yaml:17:11\n1887 rules/march_of_progress/cards.yaml:18:7\n1905 rules/march_of_progress/cards.yaml:19:7\n1924 rules/march_of_progress/cards.yaml:27:7\n1929 rules/march_of_progress/cards.yaml:28:7\n1930 rules/march_of_progress/cards.yaml:29:11\n1931 rules/march_of_progress/cards.yaml:30:11\n1932 rules/march_of_progress/cards.yaml:31:7\n1943 rules/march_of_progress/cards.yaml:32:7\n1944 rules/march_of_progress/cards.yaml:33:7\n1945 rules/march_of_progress/cards.yaml:34:11\n1946 rules/march_of_progress/cards.yaml:35:7\n1947 rules/march_of_progress/cards.yaml:36:7\n1957 rules/march_of_progress/cards.yaml:37:7\n1965 rules/march_of_progress/cards.yaml:38:11\n1978 rules/march_of_progress/cards.yaml:39:11\n1979 rules/march_of_progress/cards.yaml:40:15\n1985 rules/march_of_progress/cards.yaml:41:7\n1998 rules/march_of_progress/cards.yaml:42:7\n1999 rules/march_of_progress/cards.yaml:43:11\n2005 rules/march_of_progress/cards.yaml:116:7\n2006 rules/march_of_progress/cards.yaml:117:11\n2008 rules/march_of_progress/cards.yaml:119:11\n2009 rules/march_of_progress/cards.yaml:120:7\n2012 rules/march_of_progress/cards.yaml:121:7\n2015 rules/march_of_progress/cards.yaml:122:7\n2028 rules/march_of_progress/cards.yaml:99:7\n2034 rules/march_of_progress/cards.yaml:100:7\n2035 rules/march_of_progress/cards.yaml:101:11\n2036 rules/march_of_progress/cards.yaml:102:11\n2037 rules/march_of_progress/cards.yaml:103:7\n2048 rules/march_of_progress/cards.yaml:104:7\n2051 rules/march_of_progress/cards.yaml:105:7\n2053 rules/march_of_progress/cards.yaml:106:7\n2074 rules/march_of_progress/rules.yaml:233:7\n2075 rules/march_of_progress/rules.yaml:234:7\n2085 rules/march_of_progress/rules.yaml:235:7\n2092 rules/march_of_progress/rules.yaml:236:7\n2093 rules/march_of_progress/rules.yaml:237:7\n2096 rules/march_of_progress/rules.yaml:238:7\n2097 rules/march_of_progress/rules.yaml:239:7\n2104 rules/march_of_progress/rules.yaml:240:11\n2108 rules/march_of_progress/rules.yaml:242:11\n2115 rules/march_of_progress/rules.yaml:243:11\n2118 rules/march_of_progress/rules.yaml:244:15\n2127 rules/march_of_progress/rules.yaml:245:19\n2129 rules/march_of_progress/rules.yaml:246:19\n2132 rules/march_of_progress/rules.yaml:248:11\n2146 rules/march_of_progress/rules.yaml:273:7\n2155 rules/march_of_progress/rules.yaml:274:11\n2156 rules/march_of_progress/rules.yaml:275:7\n2177 rules/march_of_progress/rules.yaml:264:7\n2203 rules/march_of_progress/rules.yaml:265:11\n2204 rules/march_of_progress/rules.yaml:266:7\n2211 rules/march_of_progress/rules.yaml:257:7\n2227 rules/march_of_progress/flow.yaml:105:7\n2232 rules/march_of_progress/flow.yaml:106:11\n2233 rules/march_of_progress/flow.yaml:107:11\n2253 rules/march_of_progress/flow.yaml:109:15\n2254 rules/march_of_progress/flow.yaml:110:19\n2255 rules/march_of_progress/flow.yaml:111:11\n2256 rules/march_of_progress/flow.yaml:112:15\n2257 rules/march_of_progress/flow.yaml:113:15\n2262 rules/march_of_progress/flow.yaml:114:11\n2295 rules/march_of_progress/rules.yaml:216:7\n2305 rules/march_of_progress/rules.yaml:217:7\n2324 rules/march_of_progress/rules.yaml:218:11\n2325 rules/march_of_progress/rules.yaml:219:11\n2333 rules/march_of_progress/rules.yaml:220:15\n2348 rules/march_of_progress/rules.yaml:221:11\n2351 rules/march_of_progress/rules.yaml:222:7\n2372 rules/march_of_progress/rules.yaml:223:11\n2381 rules/march_of_progress/rules.yaml:224:15\n2394 rules/march_of_progress/rules.yaml:225:15\n2395 rules/march_of_progress/rules.yaml:226:19\n2413 rules/march_of_progress/flow.yaml:88:7\n2427 rules/march_of_progress/flow.yaml:89:11\n2428 rules/march_of_progress/flow.yaml:90:11\n2439 rules/march_of_progress/flow.yaml:8:7\n2440 rules/march_of_progress/flow.yaml:9:11\n2458 rules/march_of_progress/flow.yaml:32:7\n2479 rules/march_of_progress/flow.yaml:34:11\n2482 rules/march_of_progress/flow.yaml:35:11\n2483 rules/march_of_progress/flow.yaml:36:7\n2500 rules/march_of_progress/flow.yaml:54:7\n2514 rules/march_of_progress/flow.yaml:55:11\n2515 rules/march_of_progress/flow.yaml:56:11\n2523 rules/march_of_progress/flow.yaml:57:15\n2528 rules/march_of_progress/flow.yaml:59:15\n2529 rules/march_of_progress/flow.yaml:60:15\n2539 rules/march_of_progress/flow.yaml:61:19\n2552 rules/march_of_progress/flow.yaml:62:19\n2558 rules/march_of_progress/flow.yaml:64:19\n2573 rules/march_of_progress/flow.yaml:65:15\n2580 rules/march_of_progress/flow.yaml:66:15"

@@ -25,7 +25,6 @@ from .engine import (
     _pick_optional,
     _ref,
     _take,
-    _take_card,
     _uniq,
     _unref,
     _wait,
@@ -628,14 +627,8 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_main(self, S: list[Any], R: Callable[[], float], k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
-        N: list[int] = S
-        the next turn (and whatever replaced it in flow_q) through flow_q; a turn that
-        is FLOW_TURN as straight-line code."""
-        v_c__i2: i64
-        v_p__i2: i64
-        v_p__i3: i64
-        v_p__i4: i64
-        v_p__i5: i64
+        the next turn (and whatever replaced it in flow_q) through flow_q; the turns
+        that are FLOW_TURN by q_turns."""
         flow = self.flow_ix
         n = len(flow)
         while True:
@@ -671,167 +664,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                     step(S, R)
                 else:
                     step(S)
-        N: list[int] = S
-        _d_all_player = self.all_player
-        _d_c_end_by_agreement = self.c_end_by_agreement
-        _d_c_order_choice_without_flip = self.c_order_choice_without_flip
-        _d_c_victory_vps = self.c_victory_vps
-        _d_e_action_group = self.e_action_group
-        _d_inl_f_actors_of = self.inl_f_actors_of
-        _d_inl_p_end__eighteen_vps = self.inl_p_end__eighteen_vps
-        _d_inl_p_turn__cleanup = self.inl_p_turn__cleanup
-        _d_inl_p_turn__reveal = self.inl_p_turn__reveal
-        _d_inl_q_end__agreement = self.inl_q_end__agreement
-        _d_inl_q_turn__pick = self.inl_q_turn__pick
-        _d_inl_q_turn__resolve = self.inl_q_turn__resolve
-        _d_mkt_card__group__action_group = self.mkt_card__group__action_group
-        _d_o_p_discard = self.o_p_discard
-        _d_o_p_hand = self.o_p_hand
-        _d_o_p_played = self.o_p_played
-        _d_o_p_revealed = self.o_p_revealed
-        _d_o_p_vp = self.o_p_vp
-        _d_tab_enemy = self.tab_enemy
-        while True:
-            self.next_turn(S)
-            if _d_inl_q_turn__pick:
-                _ps1__i1 = tuple(_d_all_player)
-                _ans2__i1 = [
-                    _o2__i1[0]
-                    if (
-                        _n3__i1 := len(
-                            _o2__i1 := (
-                                _BITS8[_m1__i1]
-                                if 0
-                                <= (
-                                    _m1__i1 := self.playable_in(
-                                        S, N[_d_o_p_hand + v_p__i1], v_p__i1
-                                    )
-                                )
-                                < 256
-                                else _bits(_m1__i1)
-                            )
-                        )
-                    )
-                    == 1
-                    else _o2__i1[int(R() * _n3__i1)]
-                    if _n3__i1
-                    else _pick(R, _o2__i1)
-                    for v_p__i1 in _ps1__i1
-                ]
-                v_c__i1: i64
-                for _i4__i1, v_p__i1 in enumerate(_ps1__i1):
-                    v_c__i1 = _ans2__i1[_i4__i1]
-                    _c3__i1: i64 = v_c__i1
-                    N[_d_o_p_hand + v_p__i1] = _take_card(N[_d_o_p_hand + v_p__i1], _c3__i1)
-                    N[_d_o_p_played + v_p__i1] = N[_d_o_p_played + v_p__i1] | 1 << _c3__i1
-            else:
-                self.q_turn__pick(S, R)
-            if _d_inl_p_turn__reveal:
-                for v_p__i2 in _d_all_player:
-                    for v_c__i2 in (
-                        _BITS8[_m1__i2]
-                        if 0 <= (_m1__i2 := N[_d_o_p_played + v_p__i2]) < 256
-                        else _bits(_m1__i2)
-                    ):
-                        _c1__i2: i64 = v_c__i2
-                        N[_d_o_p_played + v_p__i2] = _take_card(N[_d_o_p_played + v_p__i2], _c1__i2)
-                        N[_d_o_p_revealed + v_p__i2] = N[_d_o_p_revealed + v_p__i2] | 1 << _c1__i2
-                        N[_REVEALS] = N[_REVEALS] + 1
-                        if S[_LOG] is not False:
-                            _log(S, 51, (v_p__i2, v_c__i2))
-            else:
-                self.p_turn__reveal(S)
-            if _d_inl_q_turn__resolve:
-                for _e1, v_grp__i3 in enumerate(_d_e_action_group):
-                    if _d_inl_f_actors_of:
-                        _w1__i1_m = 0
-                        _m1__i3 = _d_mkt_card__group__action_group[_e1]
-                        for v_p__i3 in _d_all_player:
-                            if N[_d_o_p_revealed + v_p__i3] & _m1__i3 != 0:
-                                _w1__i1_m = _w1__i1_m | 1 << v_p__i3
-                        _w1__i1 = _BITS8[_w1__i1_m] if 0 <= _w1__i1_m < 256 else _bits(_w1__i1_m)
-                        v_actors__i3 = _w1__i1
-                    else:
-                        v_actors__i3 = tuple(self.f_actors_of(S, v_grp__i3))
-                    if len(v_actors__i3) == 1:
-                        self.q_perform(S, R, v_actors__i3[0])
-                    elif len(v_actors__i3) == 2:
-                        v_first_actor__i3: i64 = v_actors__i3[0]
-                        if v_grp__i3 == "move" or v_grp__i3 == "attack":
-                            v_first_actor__i3 = (
-                                v_actors__i3[0]
-                                if (_n1__i3 := len(v_actors__i3)) == 1
-                                else v_actors__i3[int(R() * _n1__i3)]
-                                if _n1__i3
-                                else _pick(R, v_actors__i3)
-                            )
-                            self.p_flip_initiative(S)
-                        elif _d_c_order_choice_without_flip:
-                            v_first_actor__i3 = (
-                                v_actors__i3[0]
-                                if (_n2__i3 := len(v_actors__i3)) == 1
-                                else v_actors__i3[int(R() * _n2__i3)]
-                                if _n2__i3
-                                else _pick(R, v_actors__i3)
-                            )
-                        self.q_perform(S, R, v_first_actor__i3)
-                        self.q_perform(
-                            S,
-                            R,
-                            _d_tab_enemy[v_first_actor__i3]
-                            if _d_tab_enemy is not None
-                            else self.f_enemy(S, v_first_actor__i3),
-                        )
-            else:
-                self.q_turn__resolve(S, R)
-            if _d_inl_p_turn__cleanup:
-                for v_p__i4 in _d_all_player:
-                    _z1__i4 = N[_d_o_p_revealed + v_p__i4]
-                    N[_d_o_p_discard + v_p__i4] = N[_d_o_p_discard + v_p__i4] | _z1__i4
-                    N[_d_o_p_revealed + v_p__i4] = 0
-            else:
-                self.p_turn__cleanup(S)
-            if _d_inl_p_end__eighteen_vps:
-                _w1__i5 = False
-                for v_p__i5 in _d_all_player:
-                    if N[_d_o_p_vp + v_p__i5] >= _d_c_victory_vps:
-                        _w1__i5 = True
-                        break
-                if _w1__i5:
-                    v_best__i5 = max([N[_d_o_p_vp + v_p_2__i5] for v_p_2__i5 in _d_all_player])
-                    _end(
-                        S,
-                        [
-                            v_p_3__i5
-                            for v_p_3__i5 in _d_all_player
-                            if N[_d_o_p_vp + v_p_3__i5] == v_best__i5
-                        ],
-                        "".join((str(_d_c_victory_vps), " VPs reached")),
-                    )
-            else:
-                self.p_end__eighteen_vps(S)
-            if _d_inl_q_end__agreement:
-                if _d_c_end_by_agreement:
-                    v_agreed__i6 = 0
-                    _ps1__i6 = tuple(_d_all_player)
-                    _ans2__i6 = [R() < 0.5 for _v_p__i6 in _ps1__i6]
-                    for _i3__i6, _v_p__i6 in enumerate(_ps1__i6):
-                        v_yes__i6 = _ans2__i6[_i3__i6]
-                        if v_yes__i6:
-                            v_agreed__i6 += 1
-                    if v_agreed__i6 == len(_d_all_player):
-                        v_best__i6 = max([N[_d_o_p_vp + v_p_2__i6] for v_p_2__i6 in _d_all_player])
-                        _end(
-                            S,
-                            [
-                                v_p_3__i6
-                                for v_p_3__i6 in _d_all_player
-                                if N[_d_o_p_vp + v_p_3__i6] == v_best__i6
-                            ],
-                            "the players agreed to end the game",
-                        )
-            else:
-                self.q_end__agreement(S, R)
+        self.q_turns(S, R)
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
@@ -1350,4 +1183,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "213 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n227 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n243 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n262 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n264 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n270 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n271 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n291 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n298 rules/march_of_progress/rules.yaml:165:3\n299 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n304 rules/march_of_progress/rules.yaml:170:7\n305 rules/march_of_progress/rules.yaml:171:7\n306 rules/march_of_progress/rules.yaml:172:7\n312 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n317 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n318 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n342 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n343 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n355 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n356 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n417 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n418 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n423 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n425 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n446 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n447 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n448 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n456 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n457 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n463 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n466 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n467 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n470 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n473 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n474 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n475 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n485 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n486 rules/march_of_progress/rules.yaml:228:3\n495 rules/march_of_progress/rules.yaml:233:7\n496 rules/march_of_progress/rules.yaml:234:7\n503 rules/march_of_progress/rules.yaml:235:7\n504 rules/march_of_progress/rules.yaml:236:7\n505 rules/march_of_progress/rules.yaml:237:7\n508 rules/march_of_progress/rules.yaml:239:7\n509 rules/march_of_progress/rules.yaml:240:11\n511 rules/march_of_progress/rules.yaml:242:11\n512 rules/march_of_progress/rules.yaml:243:11\n515 rules/march_of_progress/rules.yaml:244:15\n524 rules/march_of_progress/rules.yaml:245:19\n527 rules/march_of_progress/rules.yaml:248:11\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n540 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n554 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n555 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n568 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n572 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n573 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n585 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n586 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n594 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n598 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n609 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n610 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n611 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n618 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n619 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n620 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n627 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n697 rules/march_of_progress/flow.yaml:32:7\n724 rules/march_of_progress/flow.yaml:34:11\n730 rules/march_of_progress/flow.yaml:42:7\n731 rules/march_of_progress/flow.yaml:43:11\n736 rules/march_of_progress/flow.yaml:44:15\n740 rules/march_of_progress/flow.yaml:45:15\n745 rules/march_of_progress/flow.yaml:54:7\n746 rules/march_of_progress/flow.yaml:55:11\n747 rules/march_of_progress/rules.yaml:126:7\n756 rules/march_of_progress/flow.yaml:56:11\n757 rules/march_of_progress/flow.yaml:57:15\n759 rules/march_of_progress/flow.yaml:59:15\n760 rules/march_of_progress/flow.yaml:60:15\n761 rules/march_of_progress/flow.yaml:61:19\n768 rules/march_of_progress/flow.yaml:62:19\n770 rules/march_of_progress/flow.yaml:64:19\n777 rules/march_of_progress/flow.yaml:65:15\n778 rules/march_of_progress/flow.yaml:66:15\n788 rules/march_of_progress/flow.yaml:72:7\n789 rules/march_of_progress/flow.yaml:73:11\n795 rules/march_of_progress/flow.yaml:97:7\n801 rules/march_of_progress/flow.yaml:98:11\n802 rules/march_of_progress/flow.yaml:99:11\n814 rules/march_of_progress/flow.yaml:105:7\n815 rules/march_of_progress/flow.yaml:106:11\n816 rules/march_of_progress/flow.yaml:107:11\n820 rules/march_of_progress/flow.yaml:109:15\n821 rules/march_of_progress/flow.yaml:110:19\n822 rules/march_of_progress/flow.yaml:111:11\n823 rules/march_of_progress/flow.yaml:112:15\n824 rules/march_of_progress/flow.yaml:113:15\n848 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n853 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n854 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n855 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n856 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n861 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n862 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n863 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n864 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n875 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n895 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n896 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n916 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n921 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n922 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n923 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n924 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n929 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n930 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n931 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n932 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n943 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n944 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n945 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n955 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n963 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n976 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n977 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n983 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n996 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n997 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n998 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n1006 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n1007 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n1008 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n1010 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n1011 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n1014 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n1017 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n1018 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n1019 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n1020 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n1022 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n1024 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n1037 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n1038 rules/march_of_progress/rules.yaml:228:3\n1060 rules/march_of_progress/rules.yaml:233:7\n1061 rules/march_of_progress/rules.yaml:234:7\n1071 rules/march_of_progress/rules.yaml:235:7\n1078 rules/march_of_progress/rules.yaml:236:7\n1079 rules/march_of_progress/rules.yaml:237:7\n1082 rules/march_of_progress/rules.yaml:238:7\n1083 rules/march_of_progress/rules.yaml:239:7\n1090 rules/march_of_progress/rules.yaml:240:11\n1094 rules/march_of_progress/rules.yaml:242:11\n1101 rules/march_of_progress/rules.yaml:243:11\n1104 rules/march_of_progress/rules.yaml:244:15\n1113 rules/march_of_progress/rules.yaml:245:19\n1115 rules/march_of_progress/rules.yaml:246:19\n1118 rules/march_of_progress/rules.yaml:248:11\n1137 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n1140 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n1149 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n1150 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n1163 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n1164 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n1177 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n1194 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n1195 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n1202 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n1235 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1236 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1237 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1245 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1253 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1254 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1258 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1259 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1281 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1290 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1291 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1292 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1293 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1298 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1299 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1307 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1322 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1323 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "212 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n219 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n226 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n261 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n262 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n264 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n269 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n270 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n275 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n281 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n290 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n291 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n297 rules/march_of_progress/rules.yaml:165:3\n298 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n303 rules/march_of_progress/rules.yaml:170:7\n304 rules/march_of_progress/rules.yaml:171:7\n305 rules/march_of_progress/rules.yaml:172:7\n311 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n317 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n327 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n329 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n342 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n343 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n349 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n355 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n417 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n422 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n423 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n431 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n443 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n446 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n447 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n456 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n466 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n469 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n473 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n474 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n476 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n484 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n485 rules/march_of_progress/rules.yaml:228:3\n494 rules/march_of_progress/rules.yaml:233:7\n495 rules/march_of_progress/rules.yaml:234:7\n502 rules/march_of_progress/rules.yaml:235:7\n503 rules/march_of_progress/rules.yaml:236:7\n504 rules/march_of_progress/rules.yaml:237:7\n507 rules/march_of_progress/rules.yaml:239:7\n508 rules/march_of_progress/rules.yaml:240:11\n510 rules/march_of_progress/rules.yaml:242:11\n511 rules/march_of_progress/rules.yaml:243:11\n514 rules/march_of_progress/rules.yaml:244:15\n523 rules/march_of_progress/rules.yaml:245:19\n526 rules/march_of_progress/rules.yaml:248:11\n533 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n539 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n540 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n553 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n554 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n567 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n571 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n572 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n585 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n597 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n608 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n609 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n610 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n617 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n618 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n619 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n626 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n686 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n687 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n688 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n689 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n694 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n695 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n696 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n697 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n728 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n729 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n754 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n755 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n756 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n757 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n762 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n763 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n764 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n765 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n776 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n777 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n778 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n788 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n796 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n809 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n810 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n816 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n829 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n830 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n831 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n839 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n840 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n841 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n843 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n844 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n847 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n850 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n851 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n852 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n853 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n855 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n857 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n870 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n871 rules/march_of_progress/rules.yaml:228:3\n893 rules/march_of_progress/rules.yaml:233:7\n894 rules/march_of_progress/rules.yaml:234:7\n904 rules/march_of_progress/rules.yaml:235:7\n911 rules/march_of_progress/rules.yaml:236:7\n912 rules/march_of_progress/rules.yaml:237:7\n915 rules/march_of_progress/rules.yaml:238:7\n916 rules/march_of_progress/rules.yaml:239:7\n923 rules/march_of_progress/rules.yaml:240:11\n927 rules/march_of_progress/rules.yaml:242:11\n934 rules/march_of_progress/rules.yaml:243:11\n937 rules/march_of_progress/rules.yaml:244:15\n946 rules/march_of_progress/rules.yaml:245:19\n948 rules/march_of_progress/rules.yaml:246:19\n951 rules/march_of_progress/rules.yaml:248:11\n970 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n973 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n982 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n983 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n996 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n997 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n1010 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n1027 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n1028 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n1035 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n1068 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1069 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1070 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1078 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1086 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1087 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1091 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1092 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1114 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1123 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1124 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1125 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1126 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1131 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1132 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1140 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1155 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1156 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

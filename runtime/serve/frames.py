@@ -19,7 +19,7 @@ from ..game import Game
 from ..layout import ANSWERS, LOG, PENDING
 from ..named import to_named
 from ..tools import reading
-from ..tools.board import card_facts, card_kinds, render_view
+from ..tools.board import card_kinds, option_card, render_view
 from ..tools.text_map import map_pieces
 from ..view import log_for
 
@@ -92,19 +92,21 @@ def decision_of(
     if n > MAX_LISTED:  # cut, but the last (a decline: none, pass) is always there
         listed[-1] = options[n - 1]
         out["more"] = n - MAX_LISTED
-    out["options"] = [_option(spec, o.id, o.label) for o in listed]
+    kinds = card_kinds(spec)
+    out["options"] = [_option(spec, kinds, o.id, o.label) for o in listed]
     if site.options == "card":
         out["missing"] = _missing_cards(spec, named or to_named(spec, V, player), player, d)
     return out
 
 
-def _option(spec: Any, oid: str, label: str) -> dict[str, Any]:
-    """An option for the page; a card's (``card:move_1``, ``strategy:c1``) with what is on
-    it, as the terminal prints under it: rules data, the same for every seat."""
+def _option(spec: Any, kinds: list[str], oid: str, label: str) -> dict[str, Any]:
+    """An option for the page; a card's (``card:move_1``, ``strategy:c1``; ``kinds``: the
+    game's :func:`card_kinds`) with what is on it, as the terminal prints under it: rules
+    data, the same for every seat."""
     out: dict[str, Any] = {"id": oid, "label": label}
-    kind, _, cid = oid.partition(":")
-    if kind in card_kinds(spec) and cid in spec.ids.get(kind, ()):
-        out["detail"] = card_facts(spec, kind, spec.ids[kind].index(cid))
+    detail = option_card(spec, kinds, oid)
+    if detail is not None:
+        out["detail"] = detail
     return out
 
 

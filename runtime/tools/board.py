@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import shutil
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..spec import GameSpec, scaled_text
 from ..view import is_hidden
 
-__all__ = ["render_view", "screen_width", "wrap", "hand_lines", "card_kinds", "BIG"]
+__all__ = ["render_view", "screen_width", "wrap", "hand_lines", "card_kinds", "option_card", "BIG"]
 
 #: a block of more rows than this is big: its rows holding nothing are left out of the
 #: compact board (``board all`` shows them)
@@ -328,6 +328,15 @@ def card_facts(spec: GameSpec, kind: str, i: int) -> str:
         shown = spec.name_of(ref, value) if ref and isinstance(value, int) else _plain(value)
         parts.append(f"{titles.get(f'e.{kind}.{attr}') or attr.replace('_', ' ')}: {shown}")
     return "; ".join(parts) if parts else "(no details in the rules data)"
+
+
+def option_card(spec: GameSpec, kinds: Iterable[str], oid: str) -> str | None:
+    """What is on the card an option (``card:move_1``, ``strategy:c1``) names, if it names a
+    card of one of ``kinds`` (of :func:`card_kinds`): :func:`card_facts`."""
+    kind, _, cid = oid.partition(":")
+    if kind in kinds and cid in spec.ids.get(kind, ()):
+        return card_facts(spec, kind, spec.ids[kind].index(cid))
+    return None
 
 
 def hand_lines(V: dict[str, Any], spec: GameSpec, width: int) -> list[str]:

@@ -21,7 +21,15 @@ from ..rng import derive_seed
 from ..spec import GameSpec
 from . import reading
 from .agents import make_agent
-from .board import card_facts, card_kinds, hand_lines, render_view, screen_width, wrap
+from .board import (
+    card_facts,
+    card_kinds,
+    hand_lines,
+    option_card,
+    render_view,
+    screen_width,
+    wrap,
+)
 from .text_map import has_map, map_lines
 
 __all__ = ["play", "render_view", "SEAT_KINDS"]
@@ -522,10 +530,9 @@ def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
     kinds = set(card_kinds(game.spec)) - {"card"}
     for n, opt in enumerate(d.options, 1):
         say(f"  {n:>2}. {opt.label}  [{opt.id}]")
-        kind, _, cid = opt.id.partition(":")
-        if kind in kinds and cid in game.spec.ids[kind]:
-            # a card that is a record: what is on it, under its name
-            say(f"        {card_facts(game.spec, kind, game.spec.ids[kind].index(cid))}")
+        facts = option_card(game.spec, kinds, opt.id)
+        if facts is not None:  # a card that is a record: what is on it, under its name
+            say(f"        {facts}")
 
 
 def _facts(game: Any, d: Decision) -> list[str]:
